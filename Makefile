@@ -1,0 +1,33 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: test demo bench lint docs clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/ruff check memcli tests benchmarks
+	$(BIN)/ruff format --check memcli tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+demo: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" bash scripts/demo.sh
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+docs: $(STAMP)
+	$(BIN)/python scripts/gen_cli_docs.py > docs/cli.md
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis demo-repo

@@ -1,0 +1,276 @@
+"""The public Python API: everything the `mem` commands do, for scripts and for the CLI.
+
+    from memcli.api import Memory
+    memory = Memory.open()            # the repository around the current directory
+    item = memory.add("pitfall", "Tests need Postgres on 5433", "...", tags=["db"])
+    memory.items(kind="pitfall")
+
+Nothing here prints or exits: failures raise :class:`memcli.errors.MemError`, and files that
+could not be read are collected in ``Memory.warnings`` for the caller to show.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memcli import __version__, config, ids, model, scope, timeutil
+from memcli.errors import MemError
+from memcli.model import Item, Problem
+from memcli.paths import StorePaths, find_repo_root
+from memcli.store import ItemStore, summarize
+
+
+@dataclass
+class InitResult:
+    root: Path
+    created: list[Path]
+
+
+@dataclass
+class ForgetResult:
+    item: Item
+    removed: list[Path]
+    scrubbed: list[Path]
+    in_git_history: bool
+    purge_hint: str = field(default="")
+
+
+def init(start: Path | None = None) -> InitResult:
+    """Create ``.memory/`` from the template; files that exist are never overwritten."""
+    from memcli import template
+
+    root = _repo_root(start)
+    paths = StorePaths(root)
+    created = template.copy_missing(paths.memory)
+    paths.local.mkdir(exist_ok=True)
+    memory = Memory(root)
+    memory.settings()  # fails early on a broken config.yaml, refreshes capture's copy
+    memory.scope()  # caches the project identity for the hook path
+    return InitResult(root, created)
+
+
+def _repo_root(start: Path | None) -> Path:
+    root = find_repo_root(start)
+    if root is None:
+        where = (start or Path.cwd()).resolve()
+        raise MemError(f"not inside a git repository: {where} (run `git init` first)")
+    return root
+
+
+class Memory:
+    """One repository's memory store."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.paths = StorePaths(root)
+        self.store = ItemStore(self.paths)
+        self.warnings: list[Problem] = []
+        self._settings: dict[str, Any] | None = None
+        self._scope: dict[str, str | None] | None = None
+
+    @classmethod
+    def open(cls, start: Path | None = None) -> Memory:
+        root = _repo_root(start)
+        if not StorePaths(root).memory.is_dir():
+            raise MemError(f"no .memory/ in {root} (run `mem init` first)")
+        return cls(root)
+
+    def settings(self) -> dict[str, Any]:
+        if self._settings is None:
+            self._settings = config.load(self.paths)
+        return self._settings
+
+    def scope(self) -> dict[str, str | None]:
+        if self._scope is None:
+            resolved = scope.resolve(self.root, self.paths)
+            override = self.settings()["scope"].get("project")
+            if override:
+                resolved["project"] = str(override)
+            self._scope = resolved
+        return self._scope
+
+    # reading
+
+    def items(self, kind: str | None = None) -> list[Item]:
+        """Every readable item (broken files go to ``warnings``), optionally of one kind."""
+        if kind is not None and kind not in model.KINDS:
+            raise MemError(f"--kind: {kind!r} is not one of {', '.join(model.KINDS)}")
+        items, problems = self.store.load_all()
+        self.warnings.extend(problems)
+        return [i for i in items if kind is None or i.kind == kind]
+
+    def get(self, item_id: str) -> Item:
+        return self.store.get(item_id)
+
+    def lint(self) -> list[Problem]:
+        return self.store.lint()
+
+    # writing
+
+    def add(
+        self,
+        kind: str,
+        title: str,
+        body: str,
+        *,
+        tags: Iterable[str] = (),
+        expires: str | None = None,
+        anchors: Iterable[str] = (),
+        importance: float = 0.5,
+        confidence: str = "assumed",
+        branch: bool = False,
+    ) -> Item:
+        """Create and write a new item; ``branch`` files it under the current branch only."""
+        stamp = timeutil.now()
+        item_scope = {"project": self.scope()["project"] or ""}
+        if branch and self.scope().get("branch"):
+            item_scope["branch"] = str(self.scope()["branch"])
+        item = Item(
+            id=self._fresh_id(),
+            kind=kind,
+            title=title.strip(),
+            body=_clean_body(body),
+            scope=item_scope,
+            created=stamp,
+            updated=stamp,
+            tags=model.normalize_tags(list(tags)),
+            importance=importance,
+            confidence=confidence,
+            expires=timeutil.parse_expiry(expires) if expires else None,
+            anchors=[self._anchor(a) for a in anchors],
+            source={"compactor": "manual", "version": __version__},
+        )
+        self._check(item)
+        self.store.save(item)
+        return item
+
+    def edit(self, item_id: str, **changes: Any) -> Item:
+        """Change fields of an item (None leaves a field alone); re-validated, ``updated`` set."""
+        item = self.get(item_id)
+        data = item.to_dict()
+        for name, value in changes.items():
+            if value is None:
+                continue
+            if name not in model.FIELD_ORDER or name in ("id", "created", "updated"):
+                raise MemError(f"cannot edit field {name!r}")
+            if name == "tags":
+                value = model.normalize_tags(list(value))
+            elif name == "expires":
+                value = timeutil.parse_expiry(value) if value else None
+            elif name == "anchors":
+                value = [self._anchor(a) for a in value]
+            elif name == "body":
+                value = _clean_body(value)
+            elif name == "title":
+                value = value.strip()
+            data[name] = value
+        data["updated"] = timeutil.now()
+        edited = self._from_data(data, self.store.display(self.store.path_of(item.id)))
+        self.store.save(edited)
+        return edited
+
+    def edit_text(self, item_id: str, text: str) -> Item:
+        """Replace an item with edited YAML text (what `mem edit` gets back from $EDITOR)."""
+        from memcli import yamlio
+
+        original = self.get(item_id)
+        path = self.store.path_of(original.id)
+        shown = self.store.display(path)
+        doc, problem = yamlio.parse(text, shown)
+        if problem is not None:
+            raise MemError(str(problem))
+        assert doc is not None
+        data = doc.plain()
+        problems = model.validate(data, shown, doc.line_of)
+        if problems:
+            raise MemError(str(problems[0]))
+        if data["id"] != original.id:
+            raise MemError(f"{shown}:{doc.line_of('id')}: id: cannot be changed")
+        data["updated"] = timeutil.now()
+        item = Item.from_dict(data)
+        from memcli import atomic
+
+        atomic.write_text(path, yamlio.render(item.to_dict(), doc, model.FIELD_ORDER))
+        return item
+
+    def forget(self, item_id: str) -> ForgetResult:
+        """Delete an item for real: its file, its raw evidence and every local trace of it."""
+        from memcli import forgetting
+
+        item = self.get(item_id)
+        return forgetting.forget(self, item)
+
+    # reporting
+
+    def stats(self) -> dict[str, Any]:
+        from memcli.capture import buffer
+
+        items = self.items()
+        summary = summarize(items)
+        summary["store_bytes"] = self.store.size_bytes()
+        summary["files"] = len(self.store.files())
+        summary["broken_files"] = len(self.warnings)
+        summary["sessions"] = (
+            len(list(self.paths.sessions.glob("*.yaml"))) if self.paths.sessions.is_dir() else 0
+        )
+        summary["pending_observations"] = buffer.pending_counts(self.paths)
+        summary["local_bytes"] = _tree_size(self.paths.local)
+        return summary
+
+    # helpers
+
+    def _fresh_id(self) -> str:
+        while True:
+            candidate = ids.new_id()
+            if not self.paths.item_file(candidate).exists():
+                return candidate
+
+    def _anchor(self, spec: str) -> dict[str, str]:
+        """``path`` or ``path::symbol``, stored relative to the repository root."""
+        path_text, _, symbol = spec.partition("::")
+        path = Path(path_text)
+        absolute = (path if path.is_absolute() else Path.cwd() / path).resolve()
+        try:
+            relative = absolute.relative_to(self.root.resolve())
+        except ValueError:
+            raise MemError(f"--anchor: {path_text} is outside the repository") from None
+        anchor = {"path": relative.as_posix()}
+        if symbol:
+            anchor["symbol"] = symbol
+        return anchor
+
+    def _check(self, item: Item) -> None:
+        shown = self.store.display(self.store.path_of(item.id))
+        problems = model.validate(item.to_dict(), shown, lambda _field: 1)
+        if problems:
+            raise MemError(_argument_message(problems[0]))
+
+    def _from_data(self, data: dict[str, Any], shown: str) -> Item:
+        problems = model.validate(data, shown, lambda _field: 1)
+        if problems:
+            raise MemError(_argument_message(problems[0]))
+        return Item.from_dict(data)
+
+
+def _argument_message(problem: Problem) -> str:
+    return f"--{problem.field}: {problem.message}"
+
+
+def _clean_body(body: str) -> str:
+    lines = [line.rstrip() for line in body.strip("\n").split("\n")]
+    return "\n".join(lines).strip() + ("\n" if len(lines) > 1 else "")
+
+
+def _tree_size(folder: Path) -> int:
+    total = 0
+    for base, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.path.getsize(os.path.join(base, name))
+            except OSError:
+                pass
+    return total

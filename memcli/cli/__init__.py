@@ -1,0 +1,1 @@
+"""The Typer layer: parse arguments, call the core, render, pick the exit code."""

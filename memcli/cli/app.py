@@ -1,0 +1,53 @@
+"""The `mem` Typer application: one small module per command, registered here."""
+
+from __future__ import annotations
+
+import typer
+
+from memcli import __version__
+from memcli.cli import add, edit, forget, init_cmd, lint, list_cmd, show, stats
+
+app = typer.Typer(
+    name="mem",
+    help="Persistent, git-native memory for AI coding assistants.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"mem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version."
+    ),
+) -> None:
+    """Persistent, git-native memory for AI coding assistants."""
+
+
+app.command("init")(init_cmd.init)
+app.command("add")(add.add)
+app.command("show")(show.show)
+app.command("list")(list_cmd.list_items)
+app.command("edit")(edit.edit)
+app.command("forget")(forget.forget)
+app.command("lint")(lint.lint)
+app.command("stats")(stats.stats)
+
+
+def run(argv: list[str]) -> int:
+    """Run the CLI with ``argv``; returns the exit code (click handles usage errors: 2)."""
+    command = typer.main.get_command(app)
+    try:
+        command.main(args=argv, prog_name="mem", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0

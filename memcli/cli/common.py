@@ -1,0 +1,76 @@
+"""What every command shares: opening the store, error handling, output helpers."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from memcli.api import Memory
+from memcli.errors import EXIT_INTERNAL, MemError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    typer.echo(f"mem: {message}", err=True)
+    return typer.Exit(code)
+
+
+def handle_errors(command: F) -> F:
+    """MemError becomes its one-line message and exit code; anything else exit 3.
+
+    ``MEM_DEBUG=1`` lets the traceback through.
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except MemError as exc:
+            raise fail(exc.message, exc.exit_code) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            if os.environ.get("MEM_DEBUG") == "1":
+                traceback.print_exc()
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise fail(
+                f"internal error: {reason} (MEM_DEBUG=1 shows the traceback)", EXIT_INTERNAL
+            ) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_memory() -> Memory:
+    return Memory.open()
+
+
+def show_warnings(memory: Memory) -> None:
+    """Files that were skipped, one line each on stderr."""
+    seen: set[str] = set()
+    for problem in memory.warnings:
+        line = f"mem: warning: skipped {problem}"
+        if line not in seen:
+            seen.add(line)
+            typer.echo(line, err=True)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)

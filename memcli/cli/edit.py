@@ -1,0 +1,71 @@
+"""`mem edit`: change an item by options, or in $EDITOR when none are given."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from memcli.cli.add import check_kind
+from memcli.cli.common import handle_errors, open_memory, print_json
+from memcli.errors import MemError
+
+
+@handle_errors
+def edit(
+    item_id: Annotated[str, typer.Argument(metavar="ID", help="An id or a unique prefix.")],
+    kind: Annotated[str | None, typer.Option(help="New kind.", callback=check_kind)] = None,
+    title: Annotated[str | None, typer.Option(help="New title.")] = None,
+    body: Annotated[str | None, typer.Option(help="New body.")] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option(help="Replace the tags (repeatable).")
+    ] = None,
+    expires: Annotated[str | None, typer.Option(help="New expiry: ISO time or 30d.")] = None,
+    anchor: Annotated[
+        list[str] | None, typer.Option(help="Replace the anchors (repeatable).")
+    ] = None,
+    importance: Annotated[float | None, typer.Option(min=0.0, max=1.0)] = None,
+    confidence: Annotated[str | None, typer.Option(help="assumed or verified.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the edited item.")] = False,
+) -> None:
+    """Edit a memory item; without field options, open it in $EDITOR. Re-validated."""
+    memory = open_memory()
+    changes = {
+        "kind": kind,
+        "title": title,
+        "body": body,
+        "tags": tag,
+        "expires": expires,
+        "anchors": anchor,
+        "importance": importance,
+        "confidence": confidence,
+    }
+    if any(value is not None for value in changes.values()):
+        item = memory.edit(item_id, **changes)
+    else:
+        item_id = memory.store.resolve_id(item_id)
+        path = memory.store.path_of(item_id)
+        edited = _run_editor(path.read_text(encoding="utf-8"))
+        item = memory.edit_text(item_id, edited)
+    if as_json:
+        print_json(item.to_dict())
+    else:
+        typer.echo(f"edited {item.id}")
+
+
+def _run_editor(text: str) -> str:
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if not editor:
+        raise MemError("no field options given and $EDITOR is not set")
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder) / "item.yaml"
+        scratch.write_text(text, encoding="utf-8")
+        result = subprocess.run([*shlex.split(editor), str(scratch)], check=False)
+        if result.returncode != 0:
+            raise MemError(f"$EDITOR exited with {result.returncode}; the item is unchanged")
+        return scratch.read_text(encoding="utf-8")

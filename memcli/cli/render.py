@@ -1,0 +1,87 @@
+"""How items look on a terminal (rich) and in a pipe (plain text)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memcli import timeutil
+from memcli.model import Item
+
+
+def age(stamp: str) -> str:
+    """A short age such as ``3d`` or ``5h``."""
+    try:
+        days = timeutil.age_days(stamp)
+    except ValueError:
+        return "?"
+    if days < 1 / 24:
+        return f"{max(int(days * 1440), 0)}m"
+    if days < 1:
+        return f"{int(days * 24)}h"
+    if days < 60:
+        return f"{int(days)}d"
+    return f"{int(days / 30)}mo"
+
+
+def plain_line(item: Item) -> str:
+    tags = f" [{', '.join(item.tags)}]" if item.tags else ""
+    return f"{item.id}\t{item.kind}\t{item.title}{tags}\t{age(item.updated)}"
+
+
+def items_table(items: list[Item]) -> Any:
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for name in ("id", "kind", "title", "tags", "age"):
+        table.add_column(name, overflow="fold" if name == "title" else "ellipsis")
+    for item in items:
+        table.add_row(
+            item.id, item.kind, item.title, ", ".join(item.tags), age(item.updated)
+        )
+    return table
+
+
+def plain_item(item: Item) -> str:
+    lines = [
+        f"{item.id}  {item.kind}  {item.title}",
+        f"scope: {item.scope.get('project', '')}"
+        + (f" @ {item.scope['branch']}" if item.scope.get("branch") else ""),
+        f"confidence: {item.confidence}  importance: {item.importance}",
+        f"created: {item.created}  updated: {item.updated}"
+        + (f"  expires: {item.expires}" if item.expires else ""),
+    ]
+    if item.tags:
+        lines.append(f"tags: {', '.join(item.tags)}")
+    if item.anchors:
+        lines.append("anchors: " + ", ".join(_anchor(a) for a in item.anchors))
+    if item.supersedes:
+        lines.append(f"supersedes: {item.supersedes}")
+    lines += ["", item.body.rstrip()]
+    return "\n".join(lines)
+
+
+def rich_item(item: Item) -> Any:
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    meta = Text()
+    meta.append(f"{item.kind}", style="bold cyan")
+    meta.append(f"  {item.confidence}  importance {item.importance}  ")
+    meta.append(f"updated {age(item.updated)} ago", style="dim")
+    if item.tags:
+        meta.append("\n" + "  ".join(f"#{t}" for t in item.tags), style="magenta")
+    if item.anchors:
+        meta.append("\nanchors: " + ", ".join(_anchor(a) for a in item.anchors), style="dim")
+    if item.expires:
+        meta.append(f"\nexpires {item.expires}", style="yellow")
+    return Panel(
+        Group(meta, Text(""), Text(item.body.rstrip())),
+        title=f"[bold]{item.title}[/bold]",
+        subtitle=item.id,
+        expand=False,
+    )
+
+
+def _anchor(anchor: dict[str, str]) -> str:
+    return anchor["path"] + (f"::{anchor['symbol']}" if anchor.get("symbol") else "")

@@ -1,0 +1,24 @@
+"""The one fatal error type of the core, and the exit codes the CLI maps onto.
+
+The core raises :class:`MemError`; it never prints or exits. The CLI turns the error into a
+one-line message on stderr and the exit code it carries.
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1  # a check found problems (lint, prune --check)
+EXIT_USAGE = 2  # bad arguments, bad input, missing repository or store
+EXIT_INTERNAL = 3  # a bug: an exception nobody expected
+
+
+class MemError(Exception):
+    """A failure the user can act on: bad input, a missing store, an unknown id."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,0 +1,145 @@
+"""The item store: one YAML file per item under ``.memory/items/``.
+
+Reading never stops at a broken file: it is skipped and reported as a Problem, so every
+command but `mem lint` keeps working around it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from memcli import atomic, ids, model
+from memcli.errors import MemError
+from memcli.model import Item, Problem
+from memcli.paths import StorePaths
+
+ITEM_SUFFIX = ".yaml"
+
+
+class ItemStore:
+    def __init__(self, paths: StorePaths) -> None:
+        self.paths = paths
+
+    def files(self) -> list[Path]:
+        if not self.paths.items.is_dir():
+            return []
+        return sorted(
+            p
+            for p in self.paths.items.iterdir()
+            if p.suffix in (".yaml", ".yml") and not p.name.startswith(".")
+        )
+
+    def read(self, path: Path) -> tuple[Item | None, list[Problem]]:
+        """One item file: the item, or the problems that keep it from being one."""
+        from memcli import yamlio
+
+        shown = self.display(path)
+        try:
+            doc, problem = yamlio.read(path)
+        except OSError as exc:
+            return None, [Problem(shown, 1, "(file)", exc.strerror or str(exc))]
+        if problem is not None:
+            return None, [Problem(shown, problem.line, problem.field, problem.message)]
+        assert doc is not None
+        data = doc.plain()
+        problems = model.validate(data, shown, doc.line_of)
+        if not problems and data.get("id") != path.stem:
+            problems.append(
+                Problem(shown, doc.line_of("id"), "id", f"does not match the file name {path.name}")
+            )
+        if problems:
+            return None, problems
+        return Item.from_dict(data), []
+
+    def load_all(self) -> tuple[list[Item], list[Problem]]:
+        items: list[Item] = []
+        problems: list[Problem] = []
+        for path in self.files():
+            item, found = self.read(path)
+            problems.extend(found)
+            if item is not None:
+                items.append(item)
+        return items, problems
+
+    def lint(self) -> list[Problem]:
+        """Every problem in every item file, plus ids used by more than one file."""
+        items, problems = self.load_all()
+        counts = Counter(item.id for item in items)
+        for item in items:
+            if counts[item.id] > 1:
+                problems.append(
+                    Problem(self.display(self.path_of(item.id)), 1, "id", "used by several files")
+                )
+        for path in self.files():
+            if path.suffix == ".yml":
+                problems.append(Problem(self.display(path), 1, "(file)", "use the .yaml suffix"))
+        return problems
+
+    def path_of(self, item_id: str) -> Path:
+        if not ids.is_valid(item_id):
+            raise MemError(f"invalid item id {item_id!r}: {ids.ID_RULE}")
+        return self.paths.item_file(item_id)
+
+    def resolve_id(self, id_or_prefix: str) -> str:
+        """An exact id, or the one id starting with a prefix of 4 or more characters."""
+        if not ids.is_valid_prefix(id_or_prefix):
+            raise MemError(f"invalid item id {id_or_prefix!r}: {ids.ID_RULE}")
+        if ids.is_valid(id_or_prefix) and self.paths.item_file(id_or_prefix).is_file():
+            return id_or_prefix
+        if len(id_or_prefix) >= 4:
+            matches = [p.stem for p in self.files() if p.stem.startswith(id_or_prefix)]
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                shown = ", ".join(matches[:5])
+                raise MemError(f"item id prefix {id_or_prefix!r} is ambiguous: {shown}")
+        raise MemError(f"no item with id {id_or_prefix!r} in {self.display(self.paths.items)}")
+
+    def get(self, id_or_prefix: str) -> Item:
+        item_id = self.resolve_id(id_or_prefix)
+        item, problems = self.read(self.paths.item_file(item_id))
+        if item is None:
+            raise MemError(str(problems[0]))
+        return item
+
+    def save(self, item: Item) -> Path:
+        """Write an item atomically; a rewrite keeps the comments a reviewer added."""
+        from memcli import yamlio
+
+        path = self.path_of(item.id)
+        data = item.to_dict()
+        problems = model.validate(data, self.display(path), lambda _field: 1)
+        if problems:
+            raise MemError(str(problems[0]))
+        existing = None
+        if path.is_file():
+            existing, _ = yamlio.read(path)
+        text = yamlio.render(data, existing, model.FIELD_ORDER)
+        atomic.write_text(path, text)
+        return path
+
+    def delete(self, item_id: str) -> Path:
+        path = self.path_of(item_id)
+        path.unlink()
+        return path
+
+    def display(self, path: Path) -> str:
+        """A path relative to the repository root, as messages show it."""
+        try:
+            return str(path.relative_to(self.paths.root))
+        except ValueError:
+            return str(path)
+
+    def size_bytes(self) -> int:
+        return sum(os.path.getsize(p) for p in self.files())
+
+
+def summarize(items: list[Item]) -> dict[str, Any]:
+    return {
+        "items": len(items),
+        "by_kind": dict(sorted(Counter(i.kind for i in items).items())),
+        "by_project": dict(sorted(Counter(i.scope.get("project", "") for i in items).items())),
+    }

@@ -1,0 +1,142 @@
+"""The YAML layer: the one module that imports ruamel.yaml.
+
+Round-trip mode keeps what a reviewer cares about: keys stay in their order, multi-line text
+is written as literal blocks, long lines are never re-wrapped, and comments someone added to
+an item file survive when mem rewrites it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.scalarstring import LiteralScalarString
+
+from memcli import timeutil
+from memcli.model import Problem
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.width = 1_000_000  # never re-wrap a long line
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.preserve_quotes = True
+    return yaml
+
+
+class Document:
+    """A parsed YAML file: its round-trip tree, and the line each key sits on."""
+
+    def __init__(self, tree: Any) -> None:
+        self.tree = tree
+
+    def line_of(self, key: str) -> int:
+        """1-based line of a top-level key; line 1 when the key is absent."""
+        tree = self.tree
+        if isinstance(tree, CommentedMap) and key in tree:
+            try:
+                return int(tree.lc.key(key)[0]) + 1
+            except (KeyError, TypeError, AttributeError):
+                return 1
+        return 1
+
+    def plain(self) -> Any:
+        return to_plain(self.tree)
+
+
+def parse(text: str, path: str) -> tuple[Document | None, Problem | None]:
+    """Parse YAML text; a syntax error becomes a Problem that names its line."""
+    try:
+        tree = _yaml().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        reason = (exc.problem or exc.context or "invalid YAML").strip()
+        return None, Problem(path, line, "(yaml)", reason)
+    except YAMLError as exc:
+        return None, Problem(path, 1, "(yaml)", str(exc).splitlines()[0])
+    return Document(tree), None
+
+
+def read(path: Path) -> tuple[Document | None, Problem | None]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return None, Problem(str(path), 1, "(file)", f"not UTF-8 text ({exc.reason})")
+    return parse(text, str(path))
+
+
+def to_plain(value: Any) -> Any:
+    """Round-trip nodes to plain dicts, lists and strings; timestamps to ISO strings."""
+    if isinstance(value, Mapping):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return timeutil.normalize(value)
+
+
+def _literal_safe(text: str) -> bool:
+    # A literal block cannot carry trailing spaces or control characters faithfully.
+    if "\n" not in text.strip("\n"):
+        return False
+    if any(line != line.rstrip() for line in text.split("\n")):
+        return False
+    return text.isprintable() or all(ch.isprintable() or ch == "\n" for ch in text)
+
+
+def to_node(value: Any) -> Any:
+    """Plain data to round-trip nodes, with literal blocks for multi-line text."""
+    if isinstance(value, Mapping):
+        node = CommentedMap()
+        for key, sub in value.items():
+            node[key] = to_node(sub)
+        return node
+    if isinstance(value, list):
+        return CommentedSeq([to_node(v) for v in value])
+    if isinstance(value, str) and _literal_safe(value):
+        return LiteralScalarString(value)
+    return value
+
+
+def merge_into(tree: CommentedMap, data: Mapping[str, Any], order: tuple[str, ...]) -> None:
+    """Update ``tree`` in place to equal ``data``, keeping comments and untouched formatting.
+
+    Unchanged values are left alone (their quoting and comments survive); new keys go to
+    their canonical position in ``order``.
+    """
+    for key in [k for k in tree if k not in data]:
+        del tree[key]
+    for key, value in data.items():
+        if key in tree:
+            current = tree[key]
+            if to_plain(current) == value:
+                continue
+            if isinstance(current, CommentedMap) and isinstance(value, Mapping):
+                merge_into(current, value, tuple(value))
+                continue
+            tree[key] = to_node(value)
+            continue
+        rank = order.index(key) if key in order else len(order)
+        position = sum(1 for k in tree if (order.index(k) if k in order else len(order)) < rank)
+        tree.insert(position, key, to_node(value))
+
+
+def dump(tree: Any) -> str:
+    stream = io.StringIO()
+    _yaml().dump(tree, stream)
+    return stream.getvalue()
+
+
+def render(data: Mapping[str, Any], existing: Document | None, order: tuple[str, ...]) -> str:
+    """YAML text for ``data``: a rewrite of ``existing`` when given, else a fresh document."""
+    if existing is not None and isinstance(existing.tree, CommentedMap):
+        merge_into(existing.tree, data, order)
+        return dump(existing.tree)
+    return dump(to_node(data))
