@@ -86,7 +86,7 @@ class Memory:
 
     def scope(self) -> dict[str, str | None]:
         if self._scope is None:
-            resolved = scope.resolve(self.root, self.paths)
+            resolved = scope.resolve(self.root, self.paths.scope_cache)
             override = self.settings()["scope"].get("project")
             if override:
                 resolved["project"] = str(override)

@@ -12,41 +12,10 @@ import copy
 import json
 from typing import Any
 
+from memcli.defaults import DEFAULTS
 from memcli.errors import MemError
 from memcli.paths import StorePaths
 
-DEFAULTS: dict[str, Any] = {
-    "scope": {"project": None},
-    "budgets": {"index_tokens": 400, "recall_tokens": 150},
-    "capture": {
-        "head_lines": 20,
-        "tail_lines": 30,
-        "max_excerpt_chars": 4000,
-        "traceback_frames": 3,
-        "buffer_max_bytes": 2_000_000,
-        "raw_max_bytes": 20_000_000,
-        "max_input_bytes": 8_000_000,
-        "noise_tools": ["TodoWrite", "TodoRead", "LS", "Glob"],
-        "deny_globs": [
-            ".env*",
-            "*.pem",
-            "*.key",
-            "id_rsa*",
-            "id_ed25519*",
-            "id_ecdsa*",
-            "*.p12",
-            "*.pfx",
-            ".npmrc",
-            ".pypirc",
-            ".netrc",
-            "credentials*",
-        ],
-    },
-    "redaction": {"extra_patterns": [], "mask_emails": True},
-    "decay": {"half_life_days": 90},
-    "compact": {"summarizer": None, "timeout_seconds": 120},
-    "recall": {"enabled": False},
-}
 
 
 def merge(defaults: dict[str, Any], overrides: dict[str, Any], where: str) -> dict[str, Any]:

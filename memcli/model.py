@@ -73,6 +73,10 @@ class Item:
     evidence: list[dict[str, str]] = field(default_factory=list)
     source: dict[str, str] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # Three decimals are plenty for a 0..1 weight, and keep YAML floats stable on rewrite.
+        self.importance = round(float(self.importance), 3)
+
     def to_dict(self) -> dict[str, Any]:
         """The item as plain data in canonical key order, empty optional fields left out."""
         out: dict[str, Any] = {}

@@ -5,34 +5,17 @@ Kept free of third-party imports: `mem capture` uses it on every hook call.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from memcli import gitfiles
 
 MEMORY_DIR = ".memory"
 
 
 def find_repo_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above `start` holding `.git` (a folder, or a file in worktrees)."""
-    here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if os.path.exists(folder / ".git"):
-            return folder
-    return None
-
-
-def git_dir(root: Path) -> Path | None:
-    """The real git directory of a repository root, following a worktree's `.git` file."""
-    dot_git = root / ".git"
-    if dot_git.is_dir():
-        return dot_git
-    try:
-        text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:
-        return None
-    if text.startswith("gitdir:"):
-        target = Path(text[len("gitdir:") :].strip())
-        return target if target.is_absolute() else (root / target).resolve()
-    return None
+    found = gitfiles.find_repo_root(str(start or Path.cwd()))
+    return Path(found) if found else None
 
 
 class StorePaths:

@@ -15,7 +15,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.scalarstring import LiteralScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from memcli import timeutil
 from memcli.model import Problem
@@ -88,7 +88,7 @@ def _literal_safe(text: str) -> bool:
         return False
     if any(line != line.rstrip() for line in text.split("\n")):
         return False
-    return text.isprintable() or all(ch.isprintable() or ch == "\n" for ch in text)
+    return all(ch.isprintable() or ch == "\n" for ch in text)
 
 
 def to_node(value: Any) -> Any:
@@ -100,9 +100,18 @@ def to_node(value: Any) -> Any:
         return node
     if isinstance(value, list):
         return CommentedSeq([to_node(v) for v in value])
-    if isinstance(value, str) and _literal_safe(value):
-        return LiteralScalarString(value)
+    if isinstance(value, str):
+        if _literal_safe(value):
+            return LiteralScalarString(value)
+        if not _plain_safe(value):
+            return DoubleQuotedScalarString(value)
     return value
+
+
+def _plain_safe(text: str) -> bool:
+    # ruamel writes some characters (NEL, line and paragraph separators, controls) raw in
+    # plain and single-quoted scalars, where a reader folds them; double quotes escape them.
+    return all(ch.isprintable() or ch == " " for ch in text)
 
 
 def merge_into(tree: CommentedMap, data: Mapping[str, Any], order: tuple[str, ...]) -> None:

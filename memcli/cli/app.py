@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from memcli import __version__
-from memcli.cli import add, edit, forget, init_cmd, lint, list_cmd, show, stats
+from memcli.cli import add, edit, forget, hooks, init_cmd, lint, list_cmd, show, stats
 
 app = typer.Typer(
     name="mem",
@@ -40,6 +40,7 @@ app.command("edit")(edit.edit)
 app.command("forget")(forget.forget)
 app.command("lint")(lint.lint)
 app.command("stats")(stats.stats)
+app.add_typer(hooks.app)
 
 
 def run(argv: list[str]) -> int:

@@ -1,0 +1,1 @@
+"""Capture: turn hook payloads and piped text into observations, cheaply."""

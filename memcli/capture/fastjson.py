@@ -1,0 +1,84 @@
+"""JSON for the hook path without importing :mod:`json`.
+
+``import json`` pulls in :mod:`re` (and with it enum and functools), which on its own costs a
+third of a bare interpreter start on our machines. The C accelerator ``_json`` that
+:mod:`json` itself uses needs none of that, so the hook path calls it directly. Every call
+falls back to :mod:`json` if the accelerator is missing or behaves differently.
+"""
+
+from __future__ import annotations
+
+try:
+    import _json
+except ImportError:  # pragma: no cover - every CPython we support has it
+    _json = None  # type: ignore[assignment]
+
+
+class DecodeError(ValueError):
+    """The text is not one JSON document."""
+
+
+class _ScannerContext:
+    strict = False  # hook payloads may carry raw control characters inside strings
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    memo: dict[str, str] = {}
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        return float(name.replace("Infinity", "inf"))
+
+
+_scanner = None
+_encoder = None
+
+
+def loads(text: str) -> object:
+    global _scanner
+    stripped = text.strip(" \t\r\n")
+    if _json is None:
+        return _std_loads(stripped)
+    if _scanner is None:
+        _scanner = _json.make_scanner(_ScannerContext())
+    try:
+        value, end = _scanner(stripped, 0)
+    except StopIteration:
+        raise DecodeError("expected a JSON value at character 0") from None
+    except ValueError as exc:  # json.JSONDecodeError, raised by the accelerator
+        raise DecodeError(str(exc)) from None
+    if end != len(stripped):
+        raise DecodeError(f"extra data after character {end}")
+    return value
+
+
+def dumps(value: object) -> str:
+    """Compact JSON on one line, non-ASCII escaped (safe in any log and any terminal)."""
+    global _encoder
+    if _json is None:
+        return _std_dumps(value)
+    if _encoder is None:
+        _encoder = _json.make_encoder(
+            None, _unserializable, _json.encode_basestring_ascii, None, ":", ",", False, True, True
+        )
+    return "".join(_encoder(value, 0))
+
+
+def _unserializable(value: object) -> object:
+    return str(value)
+
+
+def _std_loads(text: str) -> object:
+    import json
+
+    try:
+        return json.loads(text, strict=False)
+    except ValueError as exc:
+        raise DecodeError(str(exc)) from None
+
+
+def _std_dumps(value: object) -> str:
+    import json
+
+    return json.dumps(value, separators=(",", ":"), default=str)

@@ -1,0 +1,105 @@
+"""Compiled regular expressions for the hook path without importing :mod:`re` each time.
+
+Importing :mod:`re` and compiling a few dozen patterns costs more than the whole rest of
+`mem capture`. What the compiler produces (the ``_sre`` code of each pattern) depends only on
+the pattern and the interpreter, so the first capture in a repository compiles with :mod:`re`
+and stores the code with :mod:`marshal` under ``.memory/local/``; later captures hand it to
+``_sre.compile`` directly. The objects returned are ordinary ``re.Pattern`` objects. Any
+mismatch (another interpreter, a changed pattern, a damaged cache) falls back to :mod:`re`.
+
+Use callables, not template strings with backslashes, as ``sub`` replacements: expanding a
+template makes ``_sre`` import :mod:`re` after all.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+try:
+    import _sre
+except ImportError:  # pragma: no cover
+    _sre = None  # type: ignore[assignment]
+
+# The values of re.IGNORECASE, re.MULTILINE, re.DOTALL and re.VERBOSE.
+IGNORECASE = 2
+MULTILINE = 8
+DOTALL = 16
+VERBOSE = 64
+
+_KEY = (tuple(sys.version_info[:2]), getattr(_sre, "MAGIC", 0), getattr(_sre, "CODESIZE", 0))
+_cache: dict[tuple[str, int], tuple[object, ...]] = {}
+_cache_path: str | None = None
+_dirty = False
+
+
+def use_cache(path: str | None) -> None:
+    """Load compiled code from ``path`` (a file under ``local/``); None disables the cache."""
+    global _cache_path, _cache
+    _cache_path = path
+    if path is None:
+        return
+    try:
+        with open(path, "rb") as handle:
+            key, entries = marshal.load(handle)
+        if key == _KEY and isinstance(entries, dict):
+            _cache = entries
+    except (OSError, EOFError, ValueError, TypeError):
+        _cache = {}
+
+
+def compile(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]  # noqa: A001
+    """A compiled pattern, from the cache when it holds this pattern's code."""
+    global _dirty
+    entry = _cache.get((pattern, flags))
+    if entry is not None and _sre is not None:
+        try:
+            return _sre.compile(pattern, *entry)
+        except (TypeError, ValueError, RuntimeError):
+            pass
+    compiled, entry = _compile_with_re(pattern, flags)
+    if entry is not None:
+        _cache[(pattern, flags)] = entry
+        _dirty = True
+    return compiled
+
+
+def _compile_with_re(pattern: str, flags: int) -> tuple[object, tuple[object, ...] | None]:
+    import re
+
+    compiled = re.compile(pattern, flags)
+    try:
+        from re import _compiler, _parser
+
+        parsed = _parser.parse(pattern, flags)
+        code = [int(op) for op in _compiler._code(parsed, flags)]
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[str | None] = [None] * parsed.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        entry = (flags | parsed.state.flags, code, parsed.state.groups - 1, groupindex,
+                 tuple(indexgroup))
+        assert _sre is not None
+        _sre.compile(pattern, *entry)  # proves the entry loads before it is trusted
+    except Exception:  # private compiler API moved: no cache, still correct
+        return compiled, None
+    return compiled, entry
+
+
+def save() -> None:
+    """Write newly compiled code to the cache file (atomically), if anything changed."""
+    global _dirty
+    if not _dirty or _cache_path is None:
+        return
+    tmp = f"{_cache_path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as handle:
+            marshal.dump((_KEY, _cache), handle)
+        os.replace(tmp, _cache_path)
+        _dirty = False
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass

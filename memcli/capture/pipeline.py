@@ -1,0 +1,266 @@
+"""The capture pipeline: one hook payload in, one masked observation line out.
+
+read stdin (bounded) -> parse (hook JSON or plain text) -> adapter (neutral event) -> noise
+rules -> filters (private spans, mem's own fence, ANSI, stack traces, trimming) -> masking ->
+append to ``local/buffer/<session>.jsonl``, with the masked raw payload (file contents
+replaced by their hash) in ``local/raw/<session>.jsonl``.
+
+Nothing unmasked reaches the disk: every string is masked before it is serialised.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from memcli.capture import buffer, fastjson, fastre
+from memcli.defaults import DEFAULTS
+from memcli.gitfiles import find_repo_root
+
+_CONTENT_KEYS = ("content", "contents", "file_text", "text", "new_content", "originalFile")
+_FILE_TOOLS = ("Read", "Write", "NotebookRead", "NotebookEdit", "read_file", "write_file")
+
+
+def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
+    from memcli.capture.command import CaptureError
+
+    root = find_repo_root(os.getcwd())
+    memory = _memory_dir(root)
+    settings = _settings(memory)
+    if memory:
+        log_path.append(os.path.join(memory, "local", "mem.log"))
+    data, total = _read_stdin(int(settings["max_input_bytes"]))
+    if total > len(data):
+        raise CaptureError(f"payload of {total} bytes is over capture.max_input_bytes")
+    text = data.decode("utf-8", errors="replace").replace("\x00", "")
+    payload = _parse(text)
+    if memory is None and payload is not None and isinstance(payload.get("cwd"), str):
+        root = find_repo_root(str(payload["cwd"]))
+        memory = _memory_dir(root)
+        settings = _settings(memory)
+        if memory:
+            log_path.append(os.path.join(memory, "local", "mem.log"))
+    if memory is None or root is None:
+        return  # no .memory/ here: capture is a silent no-op
+    local = os.path.join(memory, "local")
+    fastre.use_cache(os.path.join(local, "regex.cache"))
+    observation, raw = _observe(payload, text, options, settings, root)
+    if observation is None:
+        return
+    _write(local, observation, raw, settings)
+    fastre.save()
+
+
+def _memory_dir(root: str | None) -> str | None:
+    if root is None:
+        return None
+    memory = os.path.join(root, ".memory")
+    return memory if os.path.isdir(memory) else None
+
+
+def _settings(memory: str | None) -> dict[str, object]:
+    """capture and redaction settings from the JSON copy of config.yaml, else the defaults."""
+    merged: dict[str, object] = dict(DEFAULTS["capture"])
+    merged.update(DEFAULTS["redaction"])
+    if memory is None:
+        return merged
+    try:
+        with open(os.path.join(memory, "local", "config.json"), encoding="utf-8") as handle:
+            cached = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return merged
+    if isinstance(cached, dict):
+        for section in ("capture", "redaction"):
+            if isinstance(cached.get(section), dict):
+                merged.update(cached[section])
+    return merged
+
+
+def _read_stdin(limit: int) -> tuple[bytes, int]:
+    """At most ``limit`` bytes; the rest is drained so the writer never sees a broken pipe."""
+    stream = sys.stdin.buffer if sys.stdin is not None else None
+    if stream is None or sys.stdin.isatty():
+        return b"", 0
+    data = stream.read(limit)
+    total = len(data)
+    while True:
+        chunk = stream.read(1 << 20)
+        if not chunk:
+            break
+        total += len(chunk)
+    return data, total
+
+
+def _parse(text: str) -> dict[str, object] | None:
+    """The hook payload, or None for plain text; broken JSON from a hook is an error."""
+    from memcli.capture.command import CaptureError
+
+    stripped = text.lstrip()
+    if not stripped.startswith("{"):
+        return None
+    try:
+        value = fastjson.loads(stripped)
+    except ValueError as exc:
+        if "hook_event_name" in text or "session_id" in text or "hookEventName" in text:
+            raise CaptureError(f"invalid hook JSON: {exc}") from None
+        return None  # text that merely starts with a brace
+    if not isinstance(value, dict):
+        return None
+    return value
+
+
+def _observe(
+    payload: dict[str, object] | None,
+    text: str,
+    options: dict[str, str | bool | None],
+    settings: dict[str, object],
+    root: str,
+) -> tuple[dict[str, object] | None, dict[str, object] | None]:
+    from memcli.capture import adapters, filters, masking
+
+    if payload is not None:
+        agent = str(options.get("agent") or adapters.detect(payload))
+        event = adapters.to_event(payload, agent)
+    else:
+        if not text.strip():
+            return None, None
+        event = adapters.text_event(text, _opt(options, "kind"))
+    if event is None or adapters.is_noise(event, _strings(settings["noise_tools"])):
+        return None, None
+    deny = _strings(settings["deny_globs"])
+    files = [str(f) for f in _list(event.get("files"))]
+    denied = any(masking.is_denied_path(f, deny) for f in files)
+    extra = _strings(settings["extra_patterns"])
+    emails = bool(settings["mask_emails"])
+
+    def scrub(value: str) -> str:
+        return masking.mask(filters.drop_mem_fence(filters.drop_private(value)), extra, emails)
+
+    body = str(event.get("text") or "")
+    if denied and event.get("kind") in ("read", "edit"):
+        body = ""
+    excerpt = filters.clean(
+        body,
+        head_lines=int(settings["head_lines"]),  # type: ignore[call-overload]
+        tail_lines=int(settings["tail_lines"]),  # type: ignore[call-overload]
+        max_chars=int(settings["max_excerpt_chars"]),  # type: ignore[call-overload]
+        frames=int(settings["traceback_frames"]),  # type: ignore[call-overload]
+    )
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    session = str(event.get("session") or _opt(options, "session") or _default_session())
+    obs_id = f"o{time.time_ns():x}{os.urandom(3).hex()}"
+    scope = _scope(root)
+    hashes = event.get("hashes") if not denied else {}
+    observation: dict[str, object] = {
+        "id": obs_id,
+        "session": scrub(session),
+        "project": scope["project"],
+        "branch": scope["branch"],
+        "ts": stamp,
+        "agent": event.get("agent"),
+        "event": event.get("event"),
+        "tool": event.get("tool"),
+        "kind": event.get("kind"),
+        "summary": scrub(filters.one_line(str(event.get("summary") or ""))),
+        "ok": event.get("ok"),
+        "exit_code": event.get("exit_code"),
+        "files": [scrub(f) for f in files],
+        "hashes": hashes or {},
+        "input": scrub(str(event.get("input") or ""))[:500],
+        "excerpt": scrub(excerpt),
+        "raw": f"raw/{buffer.session_file_name(session)}#{obs_id}",
+    }
+    source: object = payload if payload is not None else {"text": text}
+    raw = {
+        "id": obs_id,
+        "ts": stamp,
+        "payload": masking.mask_obj(
+            _without_contents(source, denied, event), extra, emails
+        ),
+    }
+    return observation, raw
+
+
+def _without_contents(value: object, denied: bool, event: dict[str, object]) -> object:
+    """The payload with file contents replaced by their size (the hash is in the observation)."""
+    from memcli.capture import filters
+
+    file_tool = event.get("kind") in ("read", "edit") and (
+        denied or event.get("tool") in _FILE_TOOLS or event.get("kind") == "read"
+    )
+
+    def walk(node: object, key: str = "") -> object:
+        if isinstance(node, dict):
+            return {k: walk(v, str(k)) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v, key) for v in node]
+        if isinstance(node, str):
+            if file_tool and key in _CONTENT_KEYS:
+                return f"[content omitted: {len(node)} characters]"
+            return filters.drop_mem_fence(filters.drop_private(node))
+        return node
+
+    if denied and isinstance(value, dict):
+        kept = {k: v for k, v in value.items() if k not in ("tool_response", "toolResult", "output")}
+        kept["tool_response"] = "[omitted: a file matching capture.deny_globs]"
+        return walk(kept)
+    return walk(value)
+
+
+def _scope(root: str) -> dict[str, str | None]:
+    from memcli import scope
+
+    return scope.resolve(root, os.path.join(root, ".memory", "local", "scope.json"),
+                         allow_git=False)
+
+
+def _write(
+    local: str, observation: dict[str, object], raw: dict[str, object] | None,
+    settings: dict[str, object],
+) -> None:
+    name = buffer.session_file_name(str(observation["session"]))
+    stamp = str(observation["ts"])
+    raw_dropped = False
+    if raw is not None:
+        raw_dropped = buffer.append(
+            os.path.join(local, "raw", name), fastjson.dumps(raw),
+            int(settings["raw_max_bytes"]), stamp,  # type: ignore[call-overload]
+        )
+    buffer_path = os.path.join(local, "buffer", name)
+    limit = int(settings["buffer_max_bytes"])  # type: ignore[call-overload]
+    if raw_dropped:
+        note = {"note": "older raw records were dropped to stay under capture.raw_max_bytes",
+                "ts": stamp, "session": observation["session"]}
+        buffer.append(buffer_path, fastjson.dumps(note), limit, stamp)
+    buffer.append(buffer_path, fastjson.dumps(observation), limit, stamp)
+
+
+def log(path: str, reason: str) -> None:
+    """Append one line to ``local/mem.log``; a failure to log is itself ignored."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if os.path.exists(path) and os.path.getsize(path) > 1_000_000:
+            os.replace(path, path + ".1")
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{stamp} capture: {reason}\n")
+    except OSError:
+        pass
+
+
+def _default_session() -> str:
+    return os.environ.get("MEM_SESSION") or time.strftime("manual-%Y%m%d", time.gmtime())
+
+
+def _opt(options: dict[str, str | bool | None], name: str) -> str | None:
+    value = options.get(name)
+    return value if isinstance(value, str) else None
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _strings(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []

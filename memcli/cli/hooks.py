@@ -1,0 +1,141 @@
+"""`mem hooks install | uninstall | show`: wire mem into an assistant's lifecycle hooks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from memcli import hooks
+from memcli.errors import EXIT_USAGE, MemError
+from memcli.paths import find_repo_root
+
+app = typer.Typer(
+    name="hooks",
+    help="Install, remove or show mem's hooks in an assistant's settings file.",
+    no_args_is_help=True,
+)
+
+AgentOption = Annotated[
+    hooks.AgentName,
+    typer.Option("--agent", help="The assistant whose hook settings to change."),
+]
+ScopeOption = Annotated[
+    hooks.ScopeName,
+    typer.Option(
+        "--scope",
+        help="project: the repository's settings, committed and shared; user: your own, "
+        "for every repository.",
+    ),
+]
+
+# What an assistant needs beyond its settings file before the hooks run.
+AGENT_NOTES: dict[str, str] = {
+    "codex": "Codex runs hooks only with `codex_hooks = true` under [features] in "
+    "~/.codex/config.toml, and asks you to trust new hooks once (/hooks).",
+    "gemini": "Gemini CLI runs a project's hooks only in a trusted folder.",
+    "cursor": "Cursor reads hooks.json when it starts: restart it or open a new agent window.",
+    "copilot": "Copilot cloud agent reads .github/hooks/ from the default branch: commit and "
+    "merge it. Copilot CLI reads the working tree (and ~/.copilot/hooks/ for user scope).",
+}
+
+
+def _fail(exc: MemError) -> NoReturn:
+    typer.echo(exc.message, err=True)
+    raise typer.Exit(exc.exit_code)
+
+
+def _places(scope: str) -> tuple[Path, Path]:
+    """The repository root (the current folder outside one, for user scope) and home."""
+    cwd = Path.cwd()
+    root = find_repo_root(cwd)
+    if root is None and scope == "project":
+        raise MemError("not inside a git repository", EXIT_USAGE)
+    try:
+        home = Path.home()
+    except RuntimeError as exc:
+        raise MemError("cannot tell your home folder: set HOME", EXIT_USAGE) from exc
+    return root or cwd, home
+
+
+def _shown(path: Path, scope: str, root: Path, home: Path) -> str:
+    """The settings path as the user thinks of it: repo-relative or under ~."""
+    base, prefix = (root, "") if scope == "project" else (home, "~/")
+    try:
+        return prefix + path.relative_to(base).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _count(number: int) -> str:
+    return f"{number} mem hook{'' if number == 1 else 's'}"
+
+
+@app.command()
+def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") -> None:
+    """Merge mem's hooks into the settings file, keeping everything else in it."""
+    try:
+        root, home = _places(scope)
+        result = hooks.install(agent, scope, root, home)
+    except MemError as exc:
+        _fail(exc)
+    shown = _shown(result.path, scope, root, home)
+    if not result.changed:
+        typer.echo(f"mem hooks already installed in {shown}")
+        return
+    replaced = f" (replaced {_count(result.removed)} of an older form)" if result.removed else ""
+    typer.echo(f"installed {_count(result.added)} into {shown}{replaced}")
+    if agent in AGENT_NOTES:
+        typer.echo(f"note: {AGENT_NOTES[agent]}", err=True)
+
+
+@app.command()
+def uninstall(agent: AgentOption = "claude-code", scope: ScopeOption = "project") -> None:
+    """Remove mem's own hooks from the settings file; other hooks stay as they are."""
+    try:
+        root, home = _places(scope)
+        result = hooks.uninstall(agent, scope, root, home)
+    except MemError as exc:
+        _fail(exc)
+    shown = _shown(result.path, scope, root, home)
+    if not result.changed:
+        typer.echo(f"no mem hooks in {shown}")
+    elif result.deleted:
+        typer.echo(f"removed {_count(result.removed)}: deleted {shown}, nothing else was in it")
+    else:
+        typer.echo(f"removed {_count(result.removed)} from {shown}")
+
+
+@app.command()
+def show(
+    agent: AgentOption = "claude-code",
+    scope: ScopeOption = "project",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print only the JSON that install merges in.")
+    ] = False,
+) -> None:
+    """Print the hooks mem installs for an assistant, and whether they are installed."""
+    fragment = json.dumps(hooks.mem_hooks(agent), indent=2)
+    if as_json:
+        typer.echo(fragment)
+        return
+    try:
+        root, home = _places(scope)
+        state = hooks.status(agent, scope, root, home)
+    except MemError as exc:
+        _fail(exc)
+    shown = _shown(state.path, scope, root, home)
+    if not state.exists:
+        summary = "not installed (the file does not exist)"
+    elif state.installed:
+        summary = f"installed ({_count(state.present)})"
+    elif state.present == 0 and state.other == 0:
+        summary = "not installed"
+    else:
+        summary = f"partly installed ({state.present} of {_count(state.wanted)}"
+        summary += f", {state.other} other)" if state.other else ")"
+        summary += ": run `mem hooks install` to bring it up to date"
+    typer.echo(f"{agent}, {scope} scope: {shown}: {summary}")
+    typer.echo(fragment)

@@ -1,0 +1,420 @@
+"""Install and remove mem's lifecycle hooks in each assistant's settings file.
+
+Every assistant keeps its hooks in a JSON file it shares with other tools and with the user's
+own settings, so mem merges into that file and takes out exactly what it put in: a handler is
+mem's when its command's first word is `mem`. Nothing else in the file moves; writes are atomic.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from memcli import atomic
+from memcli.errors import MemError
+
+AgentName = Literal["claude-code", "codex", "gemini", "cursor", "copilot"]
+ScopeName = Literal["project", "user"]
+
+AGENTS: tuple[AgentName, ...] = ("claude-code", "codex", "gemini", "cursor", "copilot")
+SCOPES: tuple[ScopeName, ...] = ("project", "user")
+
+# Per agent: the settings file under the repository root, and under the home folder. Copilot's
+# personal hooks (~/.copilot/hooks/) are read by Copilot CLI only, not by the cloud agent.
+_FILES = {
+    "claude-code": (".claude/settings.json", ".claude/settings.json"),
+    "codex": (".codex/hooks.json", ".codex/hooks.json"),
+    "gemini": (".gemini/settings.json", ".gemini/settings.json"),
+    "cursor": (".cursor/hooks.json", ".cursor/hooks.json"),
+    "copilot": (".github/hooks/mem.json", ".copilot/hooks/mem.json"),
+}
+
+# Grouped files nest handlers in matcher groups ({"matcher", "hooks": [...]}) under each
+# event; flat files list handlers directly under each event and carry a top-level version.
+_FLAT_AGENTS = frozenset({"cursor", "copilot"})
+
+_INDEX_TIMEOUT = 10  # seconds: the index is read from a prebuilt file, this is only a ceiling
+_CAPTURE_TIMEOUT = 10  # seconds: capture appends one line; the ceiling guards a stuck disk
+_CODEX_SESSION_END_TIMEOUT = 3  # Codex clamps SessionEnd hooks to 3 s (1 s when unset)
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One handler mem wants under one event (with the matcher of its group, if grouped)."""
+
+    event: str
+    matcher: str | None
+    handler: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    """What install or uninstall did to one settings file."""
+
+    path: Path
+    added: int
+    removed: int
+    changed: bool
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class HookStatus:
+    """How far mem's hooks are installed in one settings file."""
+
+    path: Path
+    exists: bool
+    wanted: int  # handlers mem installs for this agent
+    present: int  # of those, how many the file holds exactly
+    other: int  # mem handlers in the file that mem would not install (edited or older)
+
+    @property
+    def installed(self) -> bool:
+        return self.present == self.wanted and self.other == 0
+
+
+# --- what mem installs ------------------------------------------------------------------
+
+
+def check_agent(agent: str) -> AgentName:
+    if agent in AGENTS:
+        return agent
+    raise MemError(f"unknown agent {agent!r}: choose one of {', '.join(AGENTS)}")
+
+
+def settings_path(agent: str, scope: str, root: Path, home: Path) -> Path:
+    """The settings file holding `agent`'s hooks for `scope` (project: under root)."""
+    name = check_agent(agent)
+    if scope == "project":
+        return root / _FILES[name][0]
+    if scope == "user":
+        return home / _FILES[name][1]
+    raise MemError(f"unknown scope {scope!r}: choose project or user")
+
+
+# Per agent, the events each role is hooked to: index prints the Layer-1 index as context,
+# capture records the event, compact runs once the session is over.
+_EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
+    "claude-code": {
+        "index": ("SessionStart",),
+        "capture": ("UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop"),
+        "compact": ("SessionEnd",),
+    },
+    "codex": {
+        "index": ("SessionStart",),
+        "capture": ("UserPromptSubmit", "PostToolUse", "Stop"),
+        "compact": ("SessionEnd",),
+    },
+    "gemini": {
+        "index": ("SessionStart",),
+        "capture": ("BeforeAgent", "AfterTool", "AfterAgent"),
+        "compact": ("SessionEnd",),
+    },
+    "cursor": {
+        "index": ("sessionStart",),
+        "capture": ("beforeSubmitPrompt", "afterShellExecution", "afterFileEdit")
+        + ("afterAgentResponse", "stop"),
+        "compact": ("sessionEnd",),
+    },
+    # Copilot ignores what a sessionStart hook prints: there is no index to inject, so the
+    # session's start is captured instead.
+    "copilot": {
+        "capture": ("sessionStart", "userPromptSubmitted", "postToolUse", "errorOccurred"),
+        "compact": ("sessionEnd",),
+    },
+}
+# Tool events of grouped layouts get a match-all matcher; lifecycle events take none.
+_TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "AfterTool"})
+
+
+def _command(agent: str, role: str) -> str:
+    if role == "index" and agent in ("claude-code", "codex"):
+        # Both read hookSpecificOutput.additionalContext from SessionStart's JSON.
+        return "mem index --format claude"
+    command = "mem compact --detach" if role == "compact" else f"mem {role}"
+    return command if agent == "claude-code" else f"{command} --agent {agent}"
+
+
+def _handler(agent: str, role: str) -> dict[str, Any]:
+    command = _command(agent, role)
+    seconds = _INDEX_TIMEOUT if role == "index" else _CAPTURE_TIMEOUT
+    if agent == "claude-code":
+        if role == "compact":
+            # Keeps the default 1.5 s SessionEnd budget: compact --detach forks and returns.
+            return {"type": "command", "command": command}
+        if role == "capture":
+            # Async capture never holds the session. SessionStart stays synchronous: its
+            # output is the context.
+            return {"type": "command", "command": command, "async": True, "timeout": seconds}
+        return {"type": "command", "command": command, "timeout": seconds}
+    if agent == "codex":
+        # Codex skips handlers marked async, so each one is synchronous with a ceiling.
+        if role == "compact":
+            seconds = _CODEX_SESSION_END_TIMEOUT
+        return {"type": "command", "command": command, "timeout": seconds}
+    if agent == "gemini":
+        # Gemini CLI counts in milliseconds; the name shows in its /hooks panel.
+        name, ms = f"mem-{role}", seconds * 1000
+        return {"type": "command", "command": command, "name": name, "timeout": ms}
+    if agent == "cursor":
+        return {"command": command}
+    return {"type": "command", "bash": command, "powershell": command, "timeoutSec": seconds}
+
+
+def hook_specs(agent: str) -> list[HookSpec]:
+    """The handlers mem wants for `agent`, in the order they are written."""
+    name = check_agent(agent)
+    return [
+        HookSpec(event, "*" if event in _TOOL_EVENTS else None, _handler(name, role))
+        for role, events in _EVENTS[name].items()
+        for event in events
+    ]
+
+
+def mem_hooks(agent: str) -> dict[str, Any]:
+    """The settings fragment mem merges in for `agent`, in that agent's own format."""
+    name = check_agent(agent)
+    doc: dict[str, Any] = {"version": 1} if name in _FLAT_AGENTS else {}
+    hooks: dict[str, list[Any]] = {}
+    for spec in hook_specs(name):
+        hooks.setdefault(spec.event, []).append(_entry(name, spec))
+    doc["hooks"] = hooks
+    return doc
+
+
+def _entry(agent: str, spec: HookSpec) -> dict[str, Any]:
+    """The list element that carries `spec` under its event, in `agent`'s layout."""
+    if agent in _FLAT_AGENTS:
+        return copy.deepcopy(spec.handler)
+    group: dict[str, Any] = {} if spec.matcher is None else {"matcher": spec.matcher}
+    group["hooks"] = [copy.deepcopy(spec.handler)]
+    return group
+
+
+# --- recognising mem's handlers ---------------------------------------------------------
+
+
+def _handler_commands(handler: object) -> list[str]:
+    if not isinstance(handler, dict):
+        return []
+    values = (handler.get(key) for key in ("command", "bash", "powershell"))
+    return [value for value in values if isinstance(value, str)]
+
+
+def is_mem_command(command: str) -> bool:
+    """Whether a hook command runs mem (`mem capture`, `/opt/bin/mem index ...`)."""
+    words = command.split()
+    if not words:
+        return False
+    program = words[0].replace("\\", "/").rsplit("/", 1)[-1]
+    return program in ("mem", "mem.exe")
+
+
+def is_mem_handler(handler: object) -> bool:
+    return any(is_mem_command(command) for command in _handler_commands(handler))
+
+
+def _subcommand(handler: object) -> str | None:
+    for command in _handler_commands(handler):
+        if is_mem_command(command):
+            return [*command.split(), ""][1]
+    return None
+
+
+# --- reading and writing settings files -------------------------------------------------
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """The parsed file (None when missing) and its text."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None, ""
+    except OSError as exc:
+        raise MemError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MemError(f"{path}: not UTF-8 text") from exc
+    if not text.strip():
+        return {}, text
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MemError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    if not isinstance(doc, dict):
+        raise MemError(f"{path}:1: expected a JSON object at the top level")
+    return doc, text
+
+
+def _indent(text: str) -> int | str:
+    """The indentation unit the file already uses (2 spaces when it shows none)."""
+    for line in text.splitlines()[1:]:
+        body = line.lstrip(" \t")
+        if body and len(body) < len(line):
+            lead = line[: len(line) - len(body)]
+            if lead.startswith("\t"):
+                return "\t"
+            return min(len(lead), 8)
+    return 2
+
+
+def _write(path: Path, doc: dict[str, Any], indent: int | str) -> None:
+    text = json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"
+    # A settings file is often a symlink into a dotfiles repository: replace its target.
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o644
+    try:
+        atomic.write_text(target, text)
+        os.chmod(target, mode)
+    except OSError as exc:
+        raise MemError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+
+
+def _hooks_table(path: Path, doc: dict[str, Any], create: bool) -> dict[str, Any] | None:
+    table = doc.get("hooks")
+    if table is None and create:
+        table = doc["hooks"] = {}
+    if table is not None and not isinstance(table, dict):
+        raise MemError(f'{path}: "hooks" is not a JSON object')
+    return table
+
+
+def _walk(agent: str, entries: list[Any]) -> Iterator[tuple[object, object]]:
+    """Every handler under one event as (matcher of its group, handler)."""
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        if agent in _FLAT_AGENTS:
+            yield None, entry
+        elif isinstance(entry.get("hooks"), list):
+            for handler in entry["hooks"]:
+                yield entry.get("matcher"), handler
+
+
+def _prune(agent: str, entries: list[Any], drop: Callable[[object, object], bool]) -> int:
+    """Remove handlers for which `drop(matcher, handler)` is true; groups left empty go too."""
+    removed = 0
+    kept: list[Any] = []
+    for entry in entries:
+        if isinstance(entry, dict) and agent in _FLAT_AGENTS:
+            if drop(None, entry):
+                removed += 1
+                continue
+        elif isinstance(entry, dict) and isinstance(entry.get("hooks"), list):
+            handlers = entry["hooks"]
+            keep = [handler for handler in handlers if not drop(entry.get("matcher"), handler)]
+            if len(keep) < len(handlers):
+                removed += len(handlers) - len(keep)
+                if not keep:
+                    continue
+                handlers[:] = keep
+        kept.append(entry)
+    entries[:] = kept
+    return removed
+
+
+def _sync(agent: str, entries: list[Any], spec: HookSpec) -> tuple[int, int]:
+    """Make `entries` hold `spec` once, dropping older forms of the same mem handler."""
+    kept = False
+
+    def drop(matcher: object, handler: object) -> bool:
+        nonlocal kept
+        if not is_mem_handler(handler) or _subcommand(handler) != _subcommand(spec.handler):
+            return False
+        if not kept and handler == spec.handler and matcher == spec.matcher:
+            kept = True
+            return False
+        return True
+
+    removed = _prune(agent, entries, drop)
+    if kept:
+        return 0, removed
+    entries.append(_entry(agent, spec))
+    return 1, removed
+
+
+# --- the operations ---------------------------------------------------------------------
+
+
+def install(agent: str, scope: str, root: Path, home: Path) -> InstallResult:
+    """Merge mem's hooks into the agent's settings file; a second run changes nothing."""
+    path = settings_path(agent, scope, root, home)
+    doc, text = _read(path)
+    before = copy.deepcopy(doc)
+    if doc is None:
+        doc = {}
+    if agent in _FLAT_AGENTS and "version" not in doc:
+        doc = {"version": 1, **doc}
+    table = _hooks_table(path, doc, create=True)
+    assert table is not None
+    added = removed = 0
+    for spec in hook_specs(agent):
+        entries = table.setdefault(spec.event, [])
+        if not isinstance(entries, list):
+            raise MemError(f'{path}: "hooks.{spec.event}" is not a JSON list')
+        plus, minus = _sync(agent, entries, spec)
+        added += plus
+        removed += minus
+    if doc == before:
+        return InstallResult(path, 0, 0, changed=False)
+    _write(path, doc, _indent(text))
+    return InstallResult(path, added, removed, changed=True)
+
+
+def uninstall(agent: str, scope: str, root: Path, home: Path) -> InstallResult:
+    """Remove mem's own handlers (and the groups and events they leave empty)."""
+    path = settings_path(agent, scope, root, home)
+    doc, text = _read(path)
+    table = _hooks_table(path, doc, create=False) if doc is not None else None
+    if doc is None or table is None:
+        return InstallResult(path, 0, 0, changed=False)
+    removed = 0
+    for event, entries in list(table.items()):
+        if not isinstance(entries, list) or not entries:
+            continue
+        gone = _prune(agent, entries, lambda _matcher, handler: is_mem_handler(handler))
+        removed += gone
+        if gone and not entries:
+            del table[event]
+    if not removed:
+        return InstallResult(path, 0, 0, changed=False)
+    if not table:
+        del doc["hooks"]
+    husk = not doc or (agent in _FLAT_AGENTS and set(doc) <= {"version"})
+    if husk and not path.is_symlink():
+        # Nothing but mem's hooks was in the file: remove it rather than leave a husk.
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise MemError(f"{path}: cannot remove: {exc.strerror or exc}") from exc
+        return InstallResult(path, 0, removed, changed=True, deleted=True)
+    _write(path, doc, _indent(text))
+    return InstallResult(path, 0, removed, changed=True)
+
+
+def status(agent: str, scope: str, root: Path, home: Path) -> HookStatus:
+    """Which of mem's hooks the agent's settings file holds."""
+    path = settings_path(agent, scope, root, home)
+    specs = hook_specs(agent)
+    doc, _ = _read(path)
+    table = _hooks_table(path, doc, create=False) if doc is not None else None
+    found = [
+        (event, matcher, handler)
+        for event, entries in (table or {}).items()
+        if isinstance(entries, list)
+        for matcher, handler in _walk(agent, entries)
+        if is_mem_handler(handler)
+    ]
+    wanted = [(spec.event, spec.matcher, spec.handler) for spec in specs]
+    present = sum(1 for item in wanted if item in found)
+    other = sum(1 for item in found if item not in wanted)
+    return HookStatus(path, doc is not None, len(specs), present, other)

@@ -1,0 +1,51 @@
+"""Shared fixtures: real temporary git repositories, with and without a memory store."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memcli import api
+
+
+def git(root: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    }
+    result = subprocess.run(
+        ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
+    )
+    return result.stdout
+
+
+@pytest.fixture
+def bare_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A git repository with one commit and no .memory/, as the current directory."""
+    root = tmp_path / "project"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "README.md").write_text("# project\n")
+    git(root, "add", "README.md")
+    git(root, "commit", "-q", "-m", "first")
+    monkeypatch.chdir(root)
+    yield root
+
+
+@pytest.fixture
+def repo(bare_repo: Path) -> Path:
+    """A git repository with an initialised .memory/, as the current directory."""
+    api.init(bare_repo)
+    return bare_repo
+
+
+@pytest.fixture
+def memory(repo: Path) -> api.Memory:
+    return api.Memory.open(repo)
