@@ -140,7 +140,7 @@ class Memory:
             tags=model.normalize_tags(list(tags)),
             importance=importance,
             confidence=confidence,
-            expires=timeutil.parse_expiry(expires) if expires else None,
+            expires=_expiry(expires) if expires else None,
             anchors=[self._anchor(a) for a in anchors],
             source={"compactor": "manual", "version": __version__},
         )
@@ -160,7 +160,7 @@ class Memory:
             if name == "tags":
                 value = model.normalize_tags(list(value))
             elif name == "expires":
-                value = timeutil.parse_expiry(value) if value else None
+                value = _expiry(value) if value else None
             elif name == "anchors":
                 value = [self._anchor(a) for a in value]
             elif name == "body":
@@ -254,6 +254,15 @@ class Memory:
         if problems:
             raise MemError(_argument_message(problems[0]))
         return Item.from_dict(data)
+
+
+def _expiry(text: str) -> str:
+    try:
+        return timeutil.parse_expiry(text)
+    except ValueError:
+        raise MemError(
+            f"--expires: {text!r} is not an ISO date or time, nor a span such as 30d or 12w"
+        ) from None
 
 
 def _argument_message(problem: Problem) -> str:

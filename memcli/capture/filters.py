@@ -35,7 +35,7 @@ _ANSI = (
 # (`[=====>    ]`, apt's `[####....]`, a full bar only with a percentage so googletest's
 # `[==========]` survives), and heavy-line bars followed by a ratio, percentage, rate or eta (pip).
 _PROGRESS = (
-    r"\d{1,3}(?:\.\d+)?%\s*\|"
+    r"%(?<=\d%)[ \t]*\|"
     r"|\|[█▉▊▋▌▍▎▏]+[█▉▊▋▌▍▎▏ ]*\|"
     r"|\[[=#]+(?:>[ .\-]*|[ .\-]+)\]"
     r"|\[[=#]+\]\s*\d{1,3}(?:\.\d+)?%"
@@ -61,23 +61,19 @@ _ERROR_HINT = (
 )
 _ERROR_PREFIXES = ("E  ", "> ", "FAIL")
 # Evidence that a command failed (used by `outcome`): stricter than _ERROR_LINE, since a false
-# hit turns a passing run into a failure.
-_FAIL_SIGNAL = (
-    r"(?m)^\s*Traceback \(most recent call last\):"
-    r"|^(?i:error|fatal)(?:\[[\w-]+\])?:"
-    r"|^ERROR\b"
-    r"|^(?:npm ERR!|FAILED\b|FAILURE:|BUILD FAILED|FAIL\b|--- FAIL:|panic:|Segmentation fault)"
-    r"|^[A-Z]\w*(?:Error|Exception): "
-    r"|^\S[^\n]*?:\d+(?::\d+)?: (?:fatal )?error\b"
-    r"|\berror TS\d+:"
-    r"|(?i:command not found)|: No such file or directory"
-    r"|^E {3}\S"
-    r"|\b[1-9]\d* (?:failed|failing|errors?)\b"
+# hit turns a passing run into a failure. Each pattern is anchored at a line start or begins
+# with a literal, so that it scans long output at C speed; `N failed` (N > 0) is
+# _FAIL_COUNTS after a number.
+_FAIL_LINE = (
+    r"(?m)^(?:[ \t]*Traceback \(most recent call last\):|(?i:error|fatal)(?:\[[\w-]+\])?:"
+    r"|ERROR\b|npm ERR!|FAILED\b|FAILURE:|BUILD FAILED|FAIL\b|--- FAIL:|panic:"
+    r"|Segmentation fault|[A-Z]\w*(?:Error|Exception): |E {3}\S"
+    r"|\S[^\n]*?:\d+(?::\d+)?: (?:fatal )?error\b)"
 )
-_OK_SIGNAL = (
-    r"(?m)\b\d+ passed\b|^BUILD SUCCESSFUL|^test result: ok\.|^ok\s+\S|^PASS\b"
-    r"|^All (?:\d+ )?tests? passed"
-)
+_FAIL_ANYWHERE = r"error TS\d+:|command not found|: No such file or directory"
+_FAIL_COUNTS = (r" failed\b", r" failing\b", r" errors?\b")
+_OK_LINE = r"(?m)^(?:BUILD SUCCESSFUL|test result: ok\.|ok\s+\S|PASS\b|All (?:\d+ )?tests? passed)"
+_OK_COUNT = r" passed\b"
 # `===== 1 failed, 3 passed in 0.41s =====` (pytest) or `Tests:  1 failed, 2 passed` (jest).
 _TEST_SUMMARY = (
     r"(?m)^=+ ((?:\d+ \w+|no tests ran)[^=\n]*?) =+[ \t]*$"
@@ -86,7 +82,6 @@ _TEST_SUMMARY = (
 _SUMMARY_FAILED = r"\b[1-9]\d* (?:failed|errors?)\b"
 _SUMMARY_PASSED = r"\b\d+ passed\b"
 _CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
-_TRAILING_BLANKS = r"[ \t]+(?=\n|\Z)"
 _BLANK_RUN = r"\n{3,}"
 
 _patterns: dict[str, re.Pattern[str]] = {}
@@ -309,7 +304,7 @@ def clean(
     """The whole pipeline: private spans and mem fences, escapes and progress bars, trailing
     blanks, tracebacks, then the trim. The result is never longer than `max_chars`."""
     text = strip_ansi(drop_mem_fence(drop_private(text)))
-    text = compiled(_TRAILING_BLANKS).sub("", text)
+    text = "\n".join(line.rstrip(" \t") for line in text.split("\n"))
     text = compiled(_BLANK_RUN).sub("\n\n", text).strip("\n")
     text = cut_tracebacks(text, frames)
     return trim(text, head_lines, tail_lines, max_chars)
@@ -331,6 +326,18 @@ def _exception_line(lines: list[str], start: int) -> str:
     return lines[start]
 
 
+def _after_number(text: str, pattern: str) -> int:
+    """Where the first match of `pattern` preceded by a whole number above zero starts (that
+    number's position), or -1."""
+    for match in compiled(pattern).finditer(text):
+        start = end = match.start()
+        while start > 0 and "0" <= text[start - 1] <= "9":
+            start -= 1
+        if text[start:end].strip("0") and (start == 0 or not text[start - 1].isalnum()):
+            return start
+    return -1
+
+
 def outcome(text: str) -> tuple[bool | None, str]:
     """Judge command output: (False, detail) when it shows a failure, (True, detail) when it
     shows success, (None, detail) when it shows neither.
@@ -346,17 +353,19 @@ def outcome(text: str) -> tuple[bool | None, str]:
             return False, one_line(summary, 120)
         if compiled(_SUMMARY_PASSED).search(summary):
             return True, one_line(summary, 120)
-    fail = compiled(_FAIL_SIGNAL).search(text)
-    if fail:
+    found = [compiled(p).search(text) for p in (_FAIL_LINE, _FAIL_ANYWHERE)]
+    starts = [m.start() for m in found if m] + [_after_number(text, p) for p in _FAIL_COUNTS]
+    fail = min((s for s in starts if s >= 0), default=-1)
+    if fail >= 0:
         if summary:
             return False, one_line(summary, 120)
-        start = text.rfind("\n", 0, fail.start()) + 1
-        end = text.find("\n", fail.end())
+        start = text.rfind("\n", 0, fail) + 1
+        end = text.find("\n", fail)
         line = text[start : end if end >= 0 else len(text)]
         if "Traceback (most recent call last)" in line:
             lines = text[start:].split("\n", 400)
             line = _exception_line(lines, 0)
         return False, one_line(line, 120)
-    if compiled(_OK_SIGNAL).search(text):
+    if compiled(_OK_LINE).search(text) or _after_number(text, _OK_COUNT) >= 0:
         return True, one_line(summary, 120)
     return None, one_line(summary, 120)

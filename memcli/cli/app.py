@@ -5,7 +5,18 @@ from __future__ import annotations
 import typer
 
 from memcli import __version__
-from memcli.cli import add, edit, forget, hooks, init_cmd, lint, list_cmd, show, stats
+from memcli.cli import (
+    add,
+    capture_cmd,
+    edit,
+    forget,
+    hooks,
+    init_cmd,
+    lint,
+    list_cmd,
+    show,
+    stats,
+)
 
 app = typer.Typer(
     name="mem",
@@ -33,6 +44,7 @@ def main(
 
 
 app.command("init")(init_cmd.init)
+app.command("capture", context_settings=capture_cmd.SETTINGS)(capture_cmd.capture)
 app.command("add")(add.add)
 app.command("show")(show.show)
 app.command("list")(list_cmd.list_items)

@@ -1,0 +1,19 @@
+"""`mem capture` as Typer sees it: listed in `mem --help`, run by the light hook entry.
+
+A real `mem capture` process never gets here: ``memcli.__main__`` dispatches it before Typer is
+imported. This command serves `mem --help` and in-process callers such as CliRunner.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from memcli.capture.command import run
+
+
+def capture(ctx: typer.Context) -> None:
+    """Record one hook event or piped text (fails open; see `mem capture --help`)."""
+    raise typer.Exit(run(list(ctx.args)))
+
+
+SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}

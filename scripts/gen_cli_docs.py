@@ -1,0 +1,52 @@
+"""Print docs/cli.md: the CLI reference, generated from each command's --help.
+
+`make docs` writes it; tests/test_docs.py fails when the committed file is stale.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+os.environ["COLUMNS"] = "100"
+os.environ["TERM"] = "dumb"
+os.environ["NO_COLOR"] = "1"
+
+import click  # noqa: E402
+import typer  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from memcli.capture.command import USAGE as CAPTURE_USAGE  # noqa: E402
+from memcli.cli.app import app  # noqa: E402
+
+
+def command_paths(command: click.Command, prefix: list[str]) -> list[list[str]]:
+    paths = [prefix]
+    if isinstance(command, click.Group):
+        for name in command.list_commands(click.Context(command)):
+            sub = command.get_command(click.Context(command), name)
+            if sub is not None and not sub.hidden:
+                paths += command_paths(sub, [*prefix, name])
+    return paths
+
+
+def render() -> str:
+    runner = CliRunner()
+    root = typer.main.get_command(app)
+    parts = [
+        "# CLI reference\n",
+        "Generated from `mem ... --help` by `make docs`; a test fails when it is stale.\n",
+    ]
+    for path in command_paths(root, []):
+        if path == ["capture"]:
+            text = CAPTURE_USAGE
+        else:
+            result = runner.invoke(app, [*path, "--help"], terminal_width=100)
+            text = result.stdout
+        title = " ".join(["mem", *path])
+        parts.append(f"\n## `{title}`\n\n```text\n{text.rstrip()}\n```\n")
+    return "".join(parts)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render())

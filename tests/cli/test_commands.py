@@ -1,0 +1,197 @@
+"""The item commands end to end, through Typer's CliRunner, in real git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from memcli.cli.app import app
+
+runner = CliRunner()
+
+
+def mem(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def add(*extra: str) -> dict[str, object]:
+    code, out, err = mem(
+        "add", "--kind", "pitfall", "--title", "Postgres is on 5433 in tests",
+        "--body", "conftest pinned 5432; the test server listens on 5433.",
+        "--tag", "db", "--json", *extra,
+    )
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_init_outside_a_git_repository_fails_with_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = mem("init")
+    assert code == 2
+    assert out == ""
+    assert err.startswith("mem: not inside a git repository") and err.count("\n") == 1
+
+
+def test_init_creates_the_store_and_never_overwrites(bare_repo: Path) -> None:
+    code, out, _ = mem("init")
+    assert code == 0 and "initialised" in out
+    memory = bare_repo / ".memory"
+    for name in ("config.yaml", "items", "sessions", ".gitignore", "README.md"):
+        assert (memory / name).exists(), name
+    assert (memory / ".gitignore").read_text().strip() == "local/"
+    (memory / "config.yaml").write_text("# mine\nbudgets:\n  index_tokens: 200\n")
+    code, out, _ = mem("init")
+    assert code == 0 and "nothing changed" in out
+    assert (memory / "config.yaml").read_text().startswith("# mine")
+
+
+def test_add_show_list_round_trip_as_json(repo: Path) -> None:
+    item = add()
+    files = list((repo / ".memory" / "items").glob("*.yaml"))
+    assert [f.stem for f in files] == [item["id"]]
+    code, out, _ = mem("show", str(item["id"]), "--json")
+    assert code == 0 and json.loads(out) == item
+    code, out, _ = mem("list", "--json")
+    assert code == 0 and json.loads(out) == [item]
+    assert item["scope"] == {"project": json.loads(out)[0]["scope"]["project"]}
+
+
+def test_add_reads_the_body_from_stdin(repo: Path) -> None:
+    code, out, err = mem(
+        "add", "--kind", "convention", "--title", "We use ruff", "--json",
+        stdin="Never black; ruff format is the formatter.\n",
+    )
+    assert code == 0, err
+    assert json.loads(out)["body"] == "Never black; ruff format is the formatter."
+
+
+def test_bad_arguments_exit_2_with_one_line(repo: Path) -> None:
+    code, _, err = mem("add", "--kind", "rumour", "--title", "x", "--body", "y")
+    assert code == 2 and "rumour" in err
+    code, _, err = mem("add", "--kind", "env", "--title", "x", "--body", "y", "--expires", "soon")
+    assert code == 2 and err.startswith("mem: ") and err.count("\n") == 1
+    code, _, err = mem("show", "../../etc/passwd")
+    assert code == 2 and "invalid item id" in err
+    code, _, err = mem("show", "nosuchitem")
+    assert code == 2 and "no item with id" in err
+
+
+def test_show_accepts_a_unique_prefix(repo: Path) -> None:
+    item = add()
+    code, out, _ = mem("show", str(item["id"])[:5], "--json")
+    assert code == 0 and json.loads(out)["id"] == item["id"]
+
+
+def test_list_filters_by_kind_and_skips_a_broken_file_with_a_warning(repo: Path) -> None:
+    item = add()
+    mem("add", "--kind", "env", "--title", "Node 20", "--body", "nvm use 20")
+    (repo / ".memory" / "items" / "broken0001.yaml").write_text("id: [\n")
+    code, out, err = mem("list", "--json", "--kind", "pitfall")
+    assert code == 0
+    assert [i["id"] for i in json.loads(out)] == [item["id"]]
+    assert "skipped .memory/items/broken0001.yaml:" in err
+
+
+def test_lint_exits_1_naming_path_and_line(repo: Path) -> None:
+    add()
+    code, out, _ = mem("lint")
+    assert code == 0 and "no problems" in out
+    (repo / ".memory" / "items" / "broken0001.yaml").write_text("id: broken0001\nkind: [\n")
+    code, out, _ = mem("lint")
+    assert code == 1
+    assert out.startswith(".memory/items/broken0001.yaml:")
+    code, out, _ = mem("lint", "--json")
+    assert code == 1 and json.loads(out)[0]["path"] == ".memory/items/broken0001.yaml"
+
+
+def test_edit_by_options_revalidates(repo: Path) -> None:
+    item = add()
+    code, out, _ = mem("edit", str(item["id"]), "--title", "Postgres: 5433", "--tag", "pg", "--json")
+    edited = json.loads(out)
+    assert code == 0 and edited["title"] == "Postgres: 5433" and edited["tags"] == ["pg"]
+    assert edited["created"] == item["created"]
+    code, _, err = mem("edit", str(item["id"]), "--title", "two\nlines")
+    assert code == 2 and "one line" in err
+
+
+def test_edit_in_editor_keeps_the_file_valid(repo: Path, tmp_path: Path) -> None:
+    item = add()
+    script = tmp_path / "editor.sh"
+    script.write_text('#!/bin/sh\nsed -i "s/^title: .*/title: Edited in the editor/" "$1"\n')
+    script.chmod(0o755)
+    os.environ["EDITOR"] = str(script)
+    try:
+        code, _, err = mem("edit", str(item["id"]))
+        assert code == 0, err
+        assert mem("show", str(item["id"]), "--json")[1].count("Edited in the editor") == 1
+        script.write_text('#!/bin/sh\nsed -i "s/^kind: .*/kind: rumour/" "$1"\n')
+        code, _, err = mem("edit", str(item["id"]))
+        assert code == 2 and "kind" in err
+        assert json.loads(mem("show", str(item["id"]), "--json")[1])["kind"] == "pitfall"
+    finally:
+        del os.environ["EDITOR"]
+
+
+def test_forget_leaves_no_copy_under_memory(repo: Path) -> None:
+    item = add()
+    local = repo / ".memory" / "local"
+    (local / "usage.json").write_text(json.dumps({str(item["id"]): {"hits": 3}}))
+    (local / "receipts.jsonl").write_text(
+        json.dumps({"query": "postgres", "returned": [item["id"]]}) + "\n"
+        + json.dumps({"query": "other", "returned": []}) + "\n"
+    )
+    code, out, _ = mem("forget", str(item["id"]))
+    assert code == 0 and "forgot" in out and "never committed" in out
+    for path in (repo / ".memory").rglob("*"):
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            assert str(item["id"]) not in text, path
+            assert "Postgres is on 5433" not in text, path
+    assert "other" in (local / "receipts.jsonl").read_text()
+
+
+def test_forget_of_a_committed_item_explains_git_history(repo: Path) -> None:
+    from tests.conftest import git
+
+    item = add()
+    git(repo, "add", ".memory")
+    git(repo, "commit", "-q", "-m", "memory")
+    code, out, _ = mem("forget", str(item["id"]))
+    assert code == 0 and "git history still holds" in out and "filter-repo" in out
+
+
+def test_stats_json_counts_items_by_kind(repo: Path) -> None:
+    add()
+    add()
+    code, out, _ = mem("stats", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["items"] == 2 and data["by_kind"] == {"pitfall": 2}
+    assert data["pending_observations"] == {}
+    assert data["store_bytes"] > 0
+
+
+def test_commands_need_an_initialised_store(bare_repo: Path) -> None:
+    code, _, err = mem("list")
+    assert code == 2 and "mem init" in err
+
+
+def test_internal_errors_exit_3_without_traceback(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memcli import api
+
+    def boom(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(api.Memory, "items", boom)
+    monkeypatch.delenv("MEM_DEBUG", raising=False)
+    code, _, err = mem("list")
+    assert code == 3 and "internal error: kaboom" in err and "Traceback" not in err

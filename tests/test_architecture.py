@@ -1,0 +1,112 @@
+"""Import direction and import cost, held by tests (basic-memory and Typer do the same)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "memcli"
+HEAVY_OWNERS = {
+    "ruamel": {"yamlio.py"},
+    "git": {"gitlayer.py"},
+    "sklearn": set(),
+    "numpy": set(),
+}
+
+
+def imported_modules(path: Path) -> list[tuple[str, int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module, node.lineno))
+    return found
+
+
+def core_files() -> list[Path]:
+    return [p for p in PACKAGE.rglob("*.py") if "cli" not in p.relative_to(PACKAGE).parts]
+
+
+def test_the_core_never_imports_typer_or_rich() -> None:
+    offenders = [
+        f"{path.relative_to(PACKAGE)}:{line}: {name}"
+        for path in core_files()
+        for name, line in imported_modules(path)
+        if name.split(".")[0] in ("typer", "rich", "click")
+    ]
+    assert offenders == []
+
+
+def test_the_core_never_prints_or_exits() -> None:
+    offenders = []
+    for path in core_files():
+        if path.name in ("__main__.py", "command.py"):
+            continue  # the entry point and the hook command own their exit codes
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id in ("print", "exit", "quit"):
+                    offenders.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.Attribute) and node.attr == "exit":
+                if isinstance(node.value, ast.Name) and node.value.id == "sys":
+                    offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
+
+
+@pytest.mark.parametrize("library", sorted(HEAVY_OWNERS))
+def test_each_heavy_dependency_has_one_owner_module(library: str) -> None:
+    users = {
+        path.name
+        for path in PACKAGE.rglob("*.py")
+        for name, _ in imported_modules(path)
+        if name.split(".")[0] == library
+    }
+    assert users <= HEAVY_OWNERS[library] | {"index_builder.py"}
+
+
+def test_heavy_imports_are_lazy_in_their_owners() -> None:
+    tree = ast.parse((PACKAGE / "gitlayer.py").read_text(encoding="utf-8"))
+    top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert all("git" != getattr(n, "module", None) for n in top_level)
+    assert not any(a.name == "git" for n in top_level if isinstance(n, ast.Import) for a in n.names)
+
+
+def modules_loaded_by(args: list[str], stdin: str = "") -> set[str]:
+    """Top-level modules a real `python -m memcli ...` process imported."""
+    probe = (
+        "import sys, runpy, json, atexit\n"
+        "atexit.register(lambda: sys.__stderr__.write('MODULES=' + json.dumps("
+        "sorted({m.split('.')[0] for m in sys.modules})) + '\\n'))\n"
+        f"sys.argv = ['mem', *{args!r}]\n"
+        "try:\n    runpy.run_module('memcli', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], input=stdin, capture_output=True, text=True, check=False
+    )
+    line = [x for x in result.stderr.splitlines() if x.startswith("MODULES=")]
+    assert line, result.stderr
+    return set(json.loads(line[-1][len("MODULES=") :]))
+
+
+def test_help_imports_neither_sklearn_nor_gitpython() -> None:
+    loaded = modules_loaded_by(["--help"])
+    assert "typer" in loaded  # the probe works
+    assert not loaded & {"sklearn", "numpy", "git", "ruamel"}
+
+
+def test_capture_imports_nothing_heavy(repo: Path) -> None:
+    payload = json.dumps({"hook_event_name": "PostToolUse", "session_id": "s1",
+                          "tool_name": "Bash", "tool_input": {"command": "true"},
+                          "tool_response": {"stdout": "ok"}})
+    loaded = modules_loaded_by(["capture"], stdin=payload)
+    assert "memcli" in loaded
+    heavy = {"typer", "rich", "click", "git", "ruamel", "numpy", "sklearn", "scipy"}
+    assert not loaded & heavy, loaded & heavy
