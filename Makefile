@@ -12,6 +12,8 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@# Editable installs get no bytecode; hooks start a fresh process per call, so compile now.
+	$(BIN)/python -m compileall -q memcli
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -17,7 +17,6 @@ from memcli.errors import MemError
 from memcli.paths import StorePaths
 
 
-
 def merge(defaults: dict[str, Any], overrides: dict[str, Any], where: str) -> dict[str, Any]:
     merged = copy.deepcopy(defaults)
     for key, value in overrides.items():

@@ -15,7 +15,7 @@ def _repo(root: Path):  # type: ignore[no-untyped-def]
 
 
 def root_commit(root: Path) -> str | None:
-    """The sha of the root commit (the smallest, if history has several), or None without commits."""
+    """The sha of the root commit (the smallest if there are several); None without commits."""
     import git
 
     try:

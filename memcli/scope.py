@@ -14,8 +14,9 @@ import os
 from memcli.gitfiles import current_branch, normalize_remote, remote_url
 
 
-def project_id(root: str | os.PathLike[str], cache: str | os.PathLike[str],
-               *, allow_git: bool = True) -> str | None:
+def project_id(
+    root: str | os.PathLike[str], cache: str | os.PathLike[str], *, allow_git: bool = True
+) -> str | None:
     """The project's identity; None only when finding it would need git and git is barred."""
     root_text = os.fspath(root)
     url = remote_url(root_text)
@@ -56,8 +57,9 @@ def _read_cache(path: str) -> str | None:
     return None
 
 
-def resolve(root: str | os.PathLike[str], cache: str | os.PathLike[str],
-            *, allow_git: bool = True) -> dict[str, str | None]:
+def resolve(
+    root: str | os.PathLike[str], cache: str | os.PathLike[str], *, allow_git: bool = True
+) -> dict[str, str | None]:
     """``{"project": ..., "branch": ...}`` for the repository at ``root``."""
     return {
         "project": project_id(root, cache, allow_git=allow_git),

@@ -51,12 +51,19 @@ def test_the_core_never_prints_or_exits() -> None:
             continue  # the entry point and the hook command own their exit codes
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                if node.func.id in ("print", "exit", "quit"):
-                    offenders.append(f"{path.name}:{node.lineno}")
-            if isinstance(node, ast.Attribute) and node.attr == "exit":
-                if isinstance(node.value, ast.Name) and node.value.id == "sys":
-                    offenders.append(f"{path.name}:{node.lineno}")
+            calls_builtin = (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("print", "exit", "quit")
+            )
+            calls_sys_exit = (
+                isinstance(node, ast.Attribute)
+                and node.attr == "exit"
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "sys"
+            )
+            if calls_builtin or calls_sys_exit:
+                offenders.append(f"{path.name}:{getattr(node, 'lineno', 0)}")
     assert offenders == []
 
 
@@ -74,7 +81,7 @@ def test_each_heavy_dependency_has_one_owner_module(library: str) -> None:
 def test_heavy_imports_are_lazy_in_their_owners() -> None:
     tree = ast.parse((PACKAGE / "gitlayer.py").read_text(encoding="utf-8"))
     top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-    assert all("git" != getattr(n, "module", None) for n in top_level)
+    assert all(getattr(n, "module", None) != "git" for n in top_level)
     assert not any(a.name == "git" for n in top_level if isinstance(n, ast.Import) for a in n.names)
 
 
@@ -103,9 +110,15 @@ def test_help_imports_neither_sklearn_nor_gitpython() -> None:
 
 
 def test_capture_imports_nothing_heavy(repo: Path) -> None:
-    payload = json.dumps({"hook_event_name": "PostToolUse", "session_id": "s1",
-                          "tool_name": "Bash", "tool_input": {"command": "true"},
-                          "tool_response": {"stdout": "ok"}})
+    payload = json.dumps(
+        {
+            "hook_event_name": "PostToolUse",
+            "session_id": "s1",
+            "tool_name": "Bash",
+            "tool_input": {"command": "true"},
+            "tool_response": {"stdout": "ok"},
+        }
+    )
     loaded = modules_loaded_by(["capture"], stdin=payload)
     assert "memcli" in loaded
     heavy = {"typer", "rich", "click", "git", "ruamel", "numpy", "sklearn", "scipy"}

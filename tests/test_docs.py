@@ -26,12 +26,29 @@ def test_cli_reference_is_current() -> None:
 
 def test_every_command_is_documented() -> None:
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    for command in ("init", "add", "show", "list", "edit", "forget", "lint", "stats", "capture",
-                    "hooks install", "hooks uninstall"):
+    for command in (
+        "init",
+        "add",
+        "show",
+        "list",
+        "edit",
+        "forget",
+        "lint",
+        "stats",
+        "capture",
+        "hooks install",
+        "hooks uninstall",
+    ):
         assert f"## `mem {command}`" in text, command
 
 
 def test_promised_docs_exist() -> None:
-    for name in ("quickstart.md", "item-format.md", "configuration.md", "cli.md", "hooks.md",
-                 "masking.md"):
+    for name in (
+        "quickstart.md",
+        "item-format.md",
+        "configuration.md",
+        "cli.md",
+        "hooks.md",
+        "masking.md",
+    ):
         assert (ROOT / "docs" / name).is_file(), name

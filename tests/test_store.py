@@ -25,7 +25,9 @@ items = st.builds(
     kind=st.sampled_from(model.KINDS),
     title=titles,
     body=texts.filter(lambda t: t.strip() != ""),
-    scope=st.fixed_dictionaries({"project": st.from_regex(r"[a-z.]{1,10}/[a-z]{1,8}", fullmatch=True)}),
+    scope=st.fixed_dictionaries(
+        {"project": st.from_regex(r"[a-z.]{1,10}/[a-z]{1,8}", fullmatch=True)}
+    ),
     created=st.just("2026-11-29T10:00:00Z"),
     updated=st.just("2026-11-30T08:30:00Z"),
     tags=st.lists(st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True), max_size=4, unique=True),
@@ -38,7 +40,9 @@ items = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(item=items)
 def test_any_valid_item_round_trips_and_rewriting_is_idempotent(
     repo: Path, item: model.Item
@@ -60,7 +64,9 @@ def test_comments_and_long_lines_survive_an_edit(memory: api.Memory) -> None:
     path = memory.store.path_of(item.id)
     text = path.read_text()
     assert "body: |" in text and long_line in text  # literal block, no re-wrapping
-    path.write_text("# reviewed by ana\n" + text.replace("kind: decision", "kind: decision  # sure?"))
+    path.write_text(
+        "# reviewed by ana\n" + text.replace("kind: decision", "kind: decision  # sure?")
+    )
     memory.edit(item.id, title="Use psycopg 3, not psycopg2")
     after = path.read_text()
     assert after.startswith("# reviewed by ana\n")

@@ -340,6 +340,16 @@ def _rel(path: str, cwd: str | None) -> str:
 
 
 def _sha256(data: bytes) -> str:
+    if len(data) < 1 << 18:  # CPython's own sha256 imports in a fifth of hashlib's time
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11
+        except ImportError:
+            try:
+                from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
+            except ImportError:
+                sha256 = None
+        if sha256 is not None:
+            return str(sha256(data).hexdigest())
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
@@ -442,6 +452,8 @@ def _tool_event(
     argument = ", ".join(files) if kind != "other" else _line(_first(args, *_ARG_KEYS) or "")
     summary = f"{verb} {argument or (tool if kind != 'other' else '')}".rstrip()
     ev.update(kind=kind, files=files, input=_line(files[0] if files else argument))
+    if kind != "other" and _dict(response).keys() & {"content", "file", "originalFile"}:
+        output = ""  # a file tool's output may be the file itself: only its error is kept
     if failed or interrupted:
         detail = filters.one_line(_body(error_text or output), 100)
         state = "interrupted" if interrupted else "failed"

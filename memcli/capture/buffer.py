@@ -14,8 +14,6 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from memcli.paths import StorePaths
 
 try:
@@ -32,9 +30,9 @@ def session_file_name(session: str) -> str:
     return (name or "unknown") + ".jsonl"
 
 
-def append(path: Path, line: str, max_bytes: int, now: str) -> bool:
+def append(path: str, line: str, max_bytes: int, now: str) -> bool:
     """Append one line under the session lock; returns True when older lines were dropped."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     lock_fd = os.open(str(path) + ".lock", os.O_CREAT | os.O_WRONLY, 0o600)
     try:
@@ -57,13 +55,13 @@ def append(path: Path, line: str, max_bytes: int, now: str) -> bool:
         os.close(lock_fd)  # closing releases the flock
 
 
-def _drop_oldest_half(path: Path, now: str) -> bool:
+def _drop_oldest_half(path: str, now: str) -> bool:
     with open(path, "rb") as handle:
         lines = handle.read().splitlines(keepends=True)
     keep = lines[len(lines) // 2 :]
     dropped = len(lines) - len(keep)
     note = {"note": f"dropped the {dropped} oldest lines to stay under the size bound", "ts": now}
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path + ".tmp"
     with open(tmp, "wb") as handle:
         handle.write((json.dumps(note) + "\n").encode("utf-8"))
         handle.writelines(keep)

@@ -70,7 +70,10 @@ def _compile_with_re(pattern: str, flags: int) -> tuple[object, tuple[object, ..
 
     compiled = re.compile(pattern, flags)
     try:
-        from re import _compiler, _parser
+        import importlib
+
+        _compiler = importlib.import_module("re._compiler")
+        _parser = importlib.import_module("re._parser")
 
         parsed = _parser.parse(pattern, flags)
         code = [int(op) for op in _compiler._code(parsed, flags)]
@@ -78,8 +81,13 @@ def _compile_with_re(pattern: str, flags: int) -> tuple[object, tuple[object, ..
         indexgroup: list[str | None] = [None] * parsed.state.groups
         for name, index in groupindex.items():
             indexgroup[index] = name
-        entry = (flags | parsed.state.flags, code, parsed.state.groups - 1, groupindex,
-                 tuple(indexgroup))
+        entry = (
+            flags | parsed.state.flags,
+            code,
+            parsed.state.groups - 1,
+            groupindex,
+            tuple(indexgroup),
+        )
         assert _sre is not None
         _sre.compile(pattern, *entry)  # proves the entry loads before it is trusted
     except Exception:  # private compiler API moved: no cache, still correct

@@ -1,4 +1,4 @@
-"""Pure text filters for captured output: cheap, total (they never raise), stdlib `re` only.
+"""Pure text filters for captured output: cheap, total (they never raise), stdlib only.
 
 Capture runs on every tool call, so patterns are plain strings compiled on first use by
 `compiled`, which prefers `memcli.capture.fastre` (precompiled code, no `import re`) when it is
@@ -74,10 +74,12 @@ _FAIL_ANYWHERE = r"error TS\d+:|command not found|: No such file or directory"
 _FAIL_COUNTS = (r" failed\b", r" failing\b", r" errors?\b")
 _OK_LINE = r"(?m)^(?:BUILD SUCCESSFUL|test result: ok\.|ok\s+\S|PASS\b|All (?:\d+ )?tests? passed)"
 _OK_COUNT = r" passed\b"
-# `===== 1 failed, 3 passed in 0.41s =====` (pytest) or `Tests:  1 failed, 2 passed` (jest).
+# `===== 1 failed, 3 passed in 0.41s =====` (pytest), the same bare (pytest -q), or
+# `Tests:  1 failed, 2 passed` (jest).
 _TEST_SUMMARY = (
     r"(?m)^=+ ((?:\d+ \w+|no tests ran)[^=\n]*?) =+[ \t]*$"
     r"|^Tests:\s+(\d[^\n]*?)[ \t]*$"
+    r"|^(\d+ (?:failed|passed|errors?)(?:, \d+ \w+)* in \d[\d.]*s\b[^\n]*?)[ \t]*$"
 )
 _SUMMARY_FAILED = r"\b[1-9]\d* (?:failed|errors?)\b"
 _SUMMARY_PASSED = r"\b\d+ passed\b"
@@ -347,7 +349,7 @@ def outcome(text: str) -> tuple[bool | None, str]:
     """
     summary = ""
     for match in compiled(_TEST_SUMMARY).finditer(text):
-        summary = (match.group(1) or match.group(2) or "").strip()
+        summary = next((group for group in match.groups() if group), "").strip()
     if summary:
         if compiled(_SUMMARY_FAILED).search(summary):
             return False, one_line(summary, 120)

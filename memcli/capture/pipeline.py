@@ -30,7 +30,7 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
     settings = _settings(memory)
     if memory:
         log_path.append(os.path.join(memory, "local", "mem.log"))
-    data, total = _read_stdin(int(settings["max_input_bytes"]))
+    data, total = _read_stdin(_int(settings, "max_input_bytes"))
     if total > len(data):
         raise CaptureError(f"payload of {total} bytes is over capture.max_input_bytes")
     text = data.decode("utf-8", errors="replace").replace("\x00", "")
@@ -142,10 +142,10 @@ def _observe(
         body = ""
     excerpt = filters.clean(
         body,
-        head_lines=int(settings["head_lines"]),  # type: ignore[call-overload]
-        tail_lines=int(settings["tail_lines"]),  # type: ignore[call-overload]
-        max_chars=int(settings["max_excerpt_chars"]),  # type: ignore[call-overload]
-        frames=int(settings["traceback_frames"]),  # type: ignore[call-overload]
+        head_lines=_int(settings, "head_lines"),  # type: ignore[call-overload]
+        tail_lines=_int(settings, "tail_lines"),  # type: ignore[call-overload]
+        max_chars=_int(settings, "max_excerpt_chars"),  # type: ignore[call-overload]
+        frames=_int(settings, "traceback_frames"),  # type: ignore[call-overload]
     )
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     session = str(event.get("session") or _opt(options, "session") or _default_session())
@@ -175,9 +175,7 @@ def _observe(
     raw = {
         "id": obs_id,
         "ts": stamp,
-        "payload": masking.mask_obj(
-            _without_contents(source, denied, event), extra, emails
-        ),
+        "payload": masking.mask_obj(_without_contents(source, denied, event), extra, emails),
     }
     return observation, raw
 
@@ -202,7 +200,9 @@ def _without_contents(value: object, denied: bool, event: dict[str, object]) -> 
         return node
 
     if denied and isinstance(value, dict):
-        kept = {k: v for k, v in value.items() if k not in ("tool_response", "toolResult", "output")}
+        kept = {
+            k: v for k, v in value.items() if k not in ("tool_response", "toolResult", "output")
+        }
         kept["tool_response"] = "[omitted: a file matching capture.deny_globs]"
         return walk(kept)
     return walk(value)
@@ -211,12 +211,15 @@ def _without_contents(value: object, denied: bool, event: dict[str, object]) -> 
 def _scope(root: str) -> dict[str, str | None]:
     from memcli import scope
 
-    return scope.resolve(root, os.path.join(root, ".memory", "local", "scope.json"),
-                         allow_git=False)
+    return scope.resolve(
+        root, os.path.join(root, ".memory", "local", "scope.json"), allow_git=False
+    )
 
 
 def _write(
-    local: str, observation: dict[str, object], raw: dict[str, object] | None,
+    local: str,
+    observation: dict[str, object],
+    raw: dict[str, object] | None,
     settings: dict[str, object],
 ) -> None:
     name = buffer.session_file_name(str(observation["session"]))
@@ -224,14 +227,19 @@ def _write(
     raw_dropped = False
     if raw is not None:
         raw_dropped = buffer.append(
-            os.path.join(local, "raw", name), fastjson.dumps(raw),
-            int(settings["raw_max_bytes"]), stamp,  # type: ignore[call-overload]
+            os.path.join(local, "raw", name),
+            fastjson.dumps(raw),
+            _int(settings, "raw_max_bytes"),
+            stamp,  # type: ignore[call-overload]
         )
     buffer_path = os.path.join(local, "buffer", name)
-    limit = int(settings["buffer_max_bytes"])  # type: ignore[call-overload]
+    limit = _int(settings, "buffer_max_bytes")
     if raw_dropped:
-        note = {"note": "older raw records were dropped to stay under capture.raw_max_bytes",
-                "ts": stamp, "session": observation["session"]}
+        note = {
+            "note": "older raw records were dropped to stay under capture.raw_max_bytes",
+            "ts": stamp,
+            "session": observation["session"],
+        }
         buffer.append(buffer_path, fastjson.dumps(note), limit, stamp)
     buffer.append(buffer_path, fastjson.dumps(observation), limit, stamp)
 
@@ -251,6 +259,11 @@ def log(path: str, reason: str) -> None:
 
 def _default_session() -> str:
     return os.environ.get("MEM_SESSION") or time.strftime("manual-%Y%m%d", time.gmtime())
+
+
+def _int(settings: dict[str, object], key: str) -> int:
+    value = settings.get(key)
+    return value if isinstance(value, int) else int(str(DEFAULTS["capture"][key]))
 
 
 def _opt(options: dict[str, str | bool | None], name: str) -> str | None:

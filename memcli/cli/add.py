@@ -20,9 +20,7 @@ def check_kind(value: str | None) -> str | None:
 
 @handle_errors
 def add(
-    kind: Annotated[
-        str, typer.Option(help=f"One of {', '.join(KINDS)}.", callback=check_kind)
-    ],
+    kind: Annotated[str, typer.Option(help=f"One of {', '.join(KINDS)}.", callback=check_kind)],
     title: Annotated[str, typer.Option(help="One line, the conclusion.")],
     body: Annotated[
         str | None, typer.Option(help="Root cause and remedy; read from stdin when omitted.")

@@ -22,9 +22,7 @@ def edit(
     kind: Annotated[str | None, typer.Option(help="New kind.", callback=check_kind)] = None,
     title: Annotated[str | None, typer.Option(help="New title.")] = None,
     body: Annotated[str | None, typer.Option(help="New body.")] = None,
-    tag: Annotated[
-        list[str] | None, typer.Option(help="Replace the tags (repeatable).")
-    ] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="Replace the tags (repeatable).")] = None,
     expires: Annotated[str | None, typer.Option(help="New expiry: ISO time or 30d.")] = None,
     anchor: Annotated[
         list[str] | None, typer.Option(help="Replace the anchors (repeatable).")

@@ -20,7 +20,9 @@ from memcli.cli.common import (
 
 @handle_errors
 def list_items(
-    kind: Annotated[str | None, typer.Option(help="Only items of this kind.", callback=check_kind)] = None,
+    kind: Annotated[
+        str | None, typer.Option(help="Only items of this kind.", callback=check_kind)
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of items.")] = False,
 ) -> None:
     """List memory items, most recently updated first."""

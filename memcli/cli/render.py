@@ -35,9 +35,7 @@ def items_table(items: list[Item]) -> Any:
     for name in ("id", "kind", "title", "tags", "age"):
         table.add_column(name, overflow="fold" if name == "title" else "ellipsis")
     for item in items:
-        table.add_row(
-            item.id, item.kind, item.title, ", ".join(item.tags), age(item.updated)
-        )
+        table.add_row(item.id, item.kind, item.title, ", ".join(item.tags), age(item.updated))
     return table
 
 

@@ -23,7 +23,7 @@ from memcli.capture.adapters import (
 from memcli.capture.filters import FENCE_CLOSE, FENCE_OPEN
 
 SESSION = Path(__file__).parent.parent / "fixtures" / "claude-code" / "session.jsonl"
-CLAUDE = {
+CLAUDE: dict[str, object] = {
     "session_id": "abc123",
     "transcript_path": "/home/dev/.claude/projects/-home-dev-shop/abc123.jsonl",
     "cwd": "/home/dev/shop",
@@ -119,14 +119,16 @@ def test_recorded_session_never_keeps_file_contents() -> None:
 
 
 def bash(response: object, event_name: str = "PostToolUse", **extra: object) -> dict[str, object]:
-    payload = {**CLAUDE, "hook_event_name": event_name, "tool_name": "Bash"}
+    payload: dict[str, object] = {**CLAUDE, "hook_event_name": event_name, "tool_name": "Bash"}
     payload["tool_input"] = {"command": "make build"}
     payload["tool_response"] = response
     return {**payload, **extra}
 
 
 def test_exit_code_fields_decide() -> None:
-    assert event(bash({"stdout": "", "exit_code": 2}))["summary"] == "$ make build -> failed (exit 2)"
+    assert (
+        event(bash({"stdout": "", "exit_code": 2}))["summary"] == "$ make build -> failed (exit 2)"
+    )
     ok = event(bash({"stdout": "grep found: error: x", "returncode": 0}))
     assert ok["ok"] is True and ok["exit_code"] == 0 and ok["summary"] == "$ make build -> ok"
 
@@ -146,16 +148,17 @@ def test_failure_inferred_from_output() -> None:
     ):
         ev = event(bash({"stdout": "", "stderr": output}))
         assert (ev["ok"], ev["kind"]) == (False, "error"), output
-    assert event(bash({"stdout": "Traceback (most recent call last):\n  x\nKeyError: 'a'"}))[
-        "summary"
-    ] == "$ make build -> failed (KeyError: 'a')"
+    assert (
+        event(bash({"stdout": "Traceback (most recent call last):\n  x\nKeyError: 'a'"}))["summary"]
+        == "$ make build -> failed (KeyError: 'a')"
+    )
 
 
 def test_post_tool_use_failure() -> None:
     ev = event(bash(None, "PostToolUseFailure", error="Exit code 1\nmake: *** No rule to make"))
     assert (ev["kind"], ev["ok"], ev["exit_code"]) == ("error", False, 1)
     assert "No rule to make" in str(ev["text"])
-    edit = {
+    edit: dict[str, object] = {
         **CLAUDE,
         "hook_event_name": "PostToolUseFailure",
         "tool_name": "Edit",
@@ -168,10 +171,28 @@ def test_post_tool_use_failure() -> None:
     assert ev["hashes"] == {}
 
 
+def test_failed_file_tool_never_keeps_the_file_in_its_text() -> None:
+    write: dict[str, object] = {
+        **CLAUDE,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": "/home/dev/shop/.env", "content": "KEY=sk_live_1"},
+        "tool_response": {"type": "create", "content": "KEY=sk_live_1", "success": False},
+    }
+    ev = event(write)
+    assert (ev["kind"], ev["ok"]) == ("error", False)
+    assert "sk_live" not in json.dumps(ev)
+
+
 def test_is_error_and_interrupt_flags() -> None:
-    grep = {**CLAUDE, "hook_event_name": "PostToolUse", "tool_name": "Grep"}
+    grep: dict[str, object] = {**CLAUDE, "hook_event_name": "PostToolUse", "tool_name": "Grep"}
     ev = event({**grep, "tool_input": {"pattern": "PORT"}, "tool_response": "a.py:1:PORT = 1"})
-    assert (ev["kind"], ev["ok"], ev["summary"], ev["input"]) == ("other", True, "Grep PORT", "PORT")
+    assert (ev["kind"], ev["ok"], ev["summary"], ev["input"]) == (
+        "other",
+        True,
+        "Grep PORT",
+        "PORT",
+    )
     assert ev["text"] == "a.py:1:PORT = 1"
     failed = {**grep, "tool_input": {"pattern": "("}, "tool_response": {"is_error": True}}
     assert event(failed)["kind"] == "error"
@@ -211,8 +232,8 @@ def test_write_hashes_content_and_edit_hashes_file_on_disk(tmp_path: Path) -> No
     target = tmp_path / "src" / "app.py"
     target.parent.mkdir()
     target.write_text("PORT = 5432\n")
-    base = {**CLAUDE, "cwd": str(tmp_path), "hook_event_name": "PostToolUse"}
-    write = {
+    base: dict[str, object] = {**CLAUDE, "cwd": str(tmp_path), "hook_event_name": "PostToolUse"}
+    write: dict[str, object] = {
         **base,
         "tool_name": "Write",
         "tool_input": {"file_path": str(target), "content": "PORT = 5432\n"},
@@ -221,7 +242,7 @@ def test_write_hashes_content_and_edit_hashes_file_on_disk(tmp_path: Path) -> No
     digest = hashlib.sha256(b"PORT = 5432\n").hexdigest()
     assert ev["hashes"] == {"src/app.py": digest} and ev["summary"] == "write src/app.py"
     assert ev["text"] == "wrote 2 lines"  # a trailing newline counts as starting a line
-    edit = {
+    edit: dict[str, object] = {
         **base,
         "tool_name": "MultiEdit",
         "tool_input": {"file_path": "src/app.py", "edits": [{"old_string": "a"}] * 3},
@@ -232,7 +253,7 @@ def test_write_hashes_content_and_edit_hashes_file_on_disk(tmp_path: Path) -> No
 
 def test_partial_read_is_not_hashed_from_its_content(tmp_path: Path) -> None:
     partial = {"content": "line 5\n", "numLines": 1, "startLine": 5, "totalLines": 9}
-    read = {
+    read: dict[str, object] = {
         **CLAUDE,
         "cwd": str(tmp_path),
         "hook_event_name": "PostToolUse",
@@ -244,10 +265,15 @@ def test_partial_read_is_not_hashed_from_its_content(tmp_path: Path) -> None:
     assert ev["files"] == ["/elsewhere/notes.txt"] and ev["hashes"] == {}
 
 
+def test_sha256_matches_hashlib_for_small_and_large_data() -> None:
+    for data in (b"", b"PORT = 5432\n", b"x" * (1 << 19)):
+        assert adapters._sha256(data) == hashlib.sha256(data).hexdigest()
+
+
 # Codex
 
 
-CODEX = {
+CODEX: dict[str, object] = {
     "session_id": "0199-codex",
     "transcript_path": "/home/dev/.codex/sessions/2025/06/01/rollout-0199.jsonl",
     "cwd": "/repo",
@@ -257,7 +283,7 @@ CODEX = {
 
 
 def test_codex_bash_with_exit_code_framing() -> None:
-    payload = {
+    payload: dict[str, object] = {
         **CODEX,
         "hook_event_name": "PostToolUse",
         "tool_name": "Bash",
@@ -277,7 +303,7 @@ def test_codex_apply_patch_lists_files_not_content() -> None:
         "*** Begin Patch\n*** Update File: src/app.py\n@@\n-PORT = 5433\n+PORT = 5432\n"
         "*** Add File: docs/port.md\n+The port is 5432\n*** End Patch"
     )
-    payload = {
+    payload: dict[str, object] = {
         **CODEX,
         "hook_event_name": "PostToolUse",
         "tool_name": "apply_patch",
@@ -291,14 +317,19 @@ def test_codex_apply_patch_lists_files_not_content() -> None:
 
 
 def test_codex_detected_without_transcript_by_turn_id() -> None:
-    payload = {"session_id": "s", "cwd": "/r", "hook_event_name": "Stop", "turn_id": "t9"}
+    payload: dict[str, object] = {
+        "session_id": "s",
+        "cwd": "/r",
+        "hook_event_name": "Stop",
+        "turn_id": "t9",
+    }
     assert detect(payload) == "codex"
 
 
 # Gemini
 
 
-GEMINI = {
+GEMINI: dict[str, object] = {
     "session_id": "g-1",
     "transcript_path": "/home/dev/.gemini/tmp/abc/chats/session-1.json",
     "cwd": "/work/app",
@@ -309,7 +340,12 @@ GEMINI = {
 def test_gemini_prompt_conclusion_and_compress() -> None:
     prompt = event({**GEMINI, "hook_event_name": "BeforeAgent", "prompt": "why does CI fail?"})
     assert (prompt["agent"], prompt["kind"]) == ("gemini", "prompt")
-    done = {**GEMINI, "hook_event_name": "AfterAgent", "prompt": "why?", "prompt_response": "X"}
+    done: dict[str, object] = {
+        **GEMINI,
+        "hook_event_name": "AfterAgent",
+        "prompt": "why?",
+        "prompt_response": "X",
+    }
     assert event(done)["summary"] == "conclusion: X"
     compress = event({**GEMINI, "hook_event_name": "PreCompress", "trigger": "manual"})
     assert compress["summary"] == "compact (manual)"
@@ -322,7 +358,7 @@ def test_gemini_shell_output_framing() -> None:
         "Error: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\n"
         "Process Group PGID: 4242"
     )
-    payload = {
+    payload: dict[str, object] = {
         **GEMINI,
         "hook_event_name": "AfterTool",
         "tool_name": "run_shell_command",
@@ -335,7 +371,7 @@ def test_gemini_shell_output_framing() -> None:
 
 
 def test_gemini_write_file_and_tool_error() -> None:
-    write = {
+    write: dict[str, object] = {
         **GEMINI,
         "hook_event_name": "AfterTool",
         "tool_name": "write_file",
@@ -345,19 +381,21 @@ def test_gemini_write_file_and_tool_error() -> None:
     ev = event(write)
     assert ev["files"] == ["README.md"] and ev["kind"] == "edit"
     assert ev["hashes"] == {"README.md": hashlib.sha256(b"# app\n").hexdigest()}
-    bad = {
+    bad: dict[str, object] = {
         **write,
         "tool_name": "replace",
         "tool_response": {"llmContent": "", "error": {"message": "0 occurrences found"}},
     }
     ev = event(bad)
-    assert ev["kind"] == "error" and ev["summary"] == "edit README.md -> failed (0 occurrences found)"
+    assert (
+        ev["kind"] == "error" and ev["summary"] == "edit README.md -> failed (0 occurrences found)"
+    )
 
 
 # Cursor
 
 
-CURSOR = {
+CURSOR: dict[str, object] = {
     "conversation_id": "c-1",
     "generation_id": "g-1",
     "workspace_roots": ["/repo"],
@@ -366,23 +404,32 @@ CURSOR = {
 
 
 def test_cursor_events() -> None:
-    prompt = {**CURSOR, "hook_event_name": "beforeSubmitPrompt", "prompt": "fix the build"}
+    prompt: dict[str, object] = {
+        **CURSOR,
+        "hook_event_name": "beforeSubmitPrompt",
+        "prompt": "fix the build",
+    }
     assert detect(prompt) == "cursor"
     ev = event(prompt)
     assert (ev["session"], ev["cwd"], ev["kind"]) == ("c-1", "/repo", "prompt")
-    shell = {
+    shell: dict[str, object] = {
         **CURSOR,
         "hook_event_name": "afterShellExecution",
         "command": "cargo build",
         "output": "error[E0308]: mismatched types\n --> src/lib.rs:3:5",
     }
     ev = event(shell)
-    assert (ev["kind"], ev["ok"], ev["tool"], ev["input"]) == ("error", False, "shell", "cargo build")
+    assert (ev["kind"], ev["ok"], ev["tool"], ev["input"]) == (
+        "error",
+        False,
+        "shell",
+        "cargo build",
+    )
     assert ev["summary"] == "$ cargo build -> failed (error[E0308]: mismatched types)"
 
 
 def test_cursor_file_edit_and_read() -> None:
-    edit = {
+    edit: dict[str, object] = {
         **CURSOR,
         "hook_event_name": "afterFileEdit",
         "file_path": "/repo/src/lib.rs",
@@ -391,14 +438,23 @@ def test_cursor_file_edit_and_read() -> None:
     ev = event(edit)
     assert (ev["kind"], ev["files"], ev["text"]) == ("edit", ["src/lib.rs"], "1 edit")
     assert "secret_value" not in json.dumps(ev)
-    read = {**CURSOR, "hook_event_name": "beforeReadFile", "file_path": "/repo/.env"}
+    read: dict[str, object] = {
+        **CURSOR,
+        "hook_event_name": "beforeReadFile",
+        "file_path": "/repo/.env",
+    }
     ev = event({**read, "content": "KEY=1\n"})
     assert ev["kind"] == "read" and ev["text"] == "" and "KEY=1" not in json.dumps(ev)
     assert ev["hashes"] == {".env": hashlib.sha256(b"KEY=1\n").hexdigest()}
 
 
 def test_cursor_stop_and_response() -> None:
-    stop = {**CURSOR, "hook_event_name": "stop", "status": "completed", "loop_count": 0}
+    stop: dict[str, object] = {
+        **CURSOR,
+        "hook_event_name": "stop",
+        "status": "completed",
+        "loop_count": 0,
+    }
     assert to_event(stop, "cursor") is None
     broken = event({**stop, "status": "error"})
     assert (broken["kind"], broken["ok"]) == ("error", False)
@@ -410,7 +466,7 @@ def test_cursor_stop_and_response() -> None:
 
 
 def test_copilot_camel_case_tool_use_without_event_name() -> None:
-    payload = {
+    payload: dict[str, object] = {
         "timestamp": 1704614600000,
         "cwd": "/repo",
         "toolName": "bash",
@@ -445,7 +501,7 @@ def test_copilot_lifecycle_events() -> None:
 
 
 def test_copilot_vscode_compatible_payload() -> None:
-    payload = {
+    payload: dict[str, object] = {
         "hookEventName": "PostToolUse",
         "sessionId": "vs-1",
         "cwd": "/repo",
@@ -464,7 +520,10 @@ def test_copilot_vscode_compatible_payload() -> None:
 @pytest.mark.parametrize(
     ("payload", "agent"),
     [
-        ({"hook_event_name": "SessionStart", "session_id": "s", "source": "startup"}, "claude-code"),
+        (
+            {"hook_event_name": "SessionStart", "session_id": "s", "source": "startup"},
+            "claude-code",
+        ),
         ({"hook_event_name": "PostToolUse", "tool_name": "Bash"}, "claude-code"),
         ({"hook_event_name": "AfterTool", "session_id": "s"}, "gemini"),
         ({"hook_event_name": "SessionStart", "timestamp": "2025-01-01T00:00:00Z"}, "gemini"),
@@ -497,7 +556,11 @@ def test_is_noise() -> None:
 
 
 def test_noise_with_real_events() -> None:
-    payload = {**CLAUDE, "hook_event_name": "PostToolUse", "tool_name": "TodoWrite"}
+    payload: dict[str, object] = {
+        **CLAUDE,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "TodoWrite",
+    }
     assert is_noise(event({**payload, "tool_input": {"todos": []}}), [])
     listing = event(bash({"stdout": "a\nb"}))
     listing_payload = bash({"stdout": "a\nb"})
@@ -549,8 +612,9 @@ def test_text_event_kinds() -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
     max_leaves=20,
 )
 KNOWN_KEYS = [

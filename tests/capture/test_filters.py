@@ -271,6 +271,10 @@ def test_outcome_pytest_summary_decides() -> None:
     assert outcome(PYTEST_FAILURE) == (False, "1 failed in 0.41s")
     assert outcome("==== 12 passed in 1.02s ====") == (True, "12 passed in 1.02s")
     assert outcome("== 1 failed, 3 passed, 1 error in 2.1s ==")[0] is False
+    quiet = "..F.\nE   assert 1 == 2\n1 failed, 3 passed in 0.12s\n"
+    assert outcome(quiet) == (False, "1 failed, 3 passed in 0.12s")
+    assert outcome("....\n4 passed in 0.05s") == (True, "4 passed in 0.05s")
+    assert outcome("Tests:       2 passed, 2 total\n") == (True, "2 passed, 2 total")
 
 
 def test_outcome_failure_signals() -> None:

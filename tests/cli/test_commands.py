@@ -21,9 +21,17 @@ def mem(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 
 def add(*extra: str) -> dict[str, object]:
     code, out, err = mem(
-        "add", "--kind", "pitfall", "--title", "Postgres is on 5433 in tests",
-        "--body", "conftest pinned 5432; the test server listens on 5433.",
-        "--tag", "db", "--json", *extra,
+        "add",
+        "--kind",
+        "pitfall",
+        "--title",
+        "Postgres is on 5433 in tests",
+        "--body",
+        "conftest pinned 5432; the test server listens on 5433.",
+        "--tag",
+        "db",
+        "--json",
+        *extra,
     )
     assert code == 0, err
     return json.loads(out)
@@ -65,7 +73,12 @@ def test_add_show_list_round_trip_as_json(repo: Path) -> None:
 
 def test_add_reads_the_body_from_stdin(repo: Path) -> None:
     code, out, err = mem(
-        "add", "--kind", "convention", "--title", "We use ruff", "--json",
+        "add",
+        "--kind",
+        "convention",
+        "--title",
+        "We use ruff",
+        "--json",
         stdin="Never black; ruff format is the formatter.\n",
     )
     assert code == 0, err
@@ -113,7 +126,9 @@ def test_lint_exits_1_naming_path_and_line(repo: Path) -> None:
 
 def test_edit_by_options_revalidates(repo: Path) -> None:
     item = add()
-    code, out, _ = mem("edit", str(item["id"]), "--title", "Postgres: 5433", "--tag", "pg", "--json")
+    code, out, _ = mem(
+        "edit", str(item["id"]), "--title", "Postgres: 5433", "--tag", "pg", "--json"
+    )
     edited = json.loads(out)
     assert code == 0 and edited["title"] == "Postgres: 5433" and edited["tags"] == ["pg"]
     assert edited["created"] == item["created"]
@@ -144,8 +159,10 @@ def test_forget_leaves_no_copy_under_memory(repo: Path) -> None:
     local = repo / ".memory" / "local"
     (local / "usage.json").write_text(json.dumps({str(item["id"]): {"hits": 3}}))
     (local / "receipts.jsonl").write_text(
-        json.dumps({"query": "postgres", "returned": [item["id"]]}) + "\n"
-        + json.dumps({"query": "other", "returned": []}) + "\n"
+        json.dumps({"query": "postgres", "returned": [item["id"]]})
+        + "\n"
+        + json.dumps({"query": "other", "returned": []})
+        + "\n"
     )
     code, out, _ = mem("forget", str(item["id"]))
     assert code == 0 and "forgot" in out and "never committed" in out
