@@ -8,10 +8,11 @@ Standard library only: this runs on every hook call.
 
 from __future__ import annotations
 
-import json
 import os
-import re
-from typing import TYPE_CHECKING
+
+from memcli.capture import fastjson
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
 
 if TYPE_CHECKING:
     from memcli.paths import StorePaths
@@ -21,20 +22,20 @@ try:
 except ImportError:  # pragma: no cover - Windows: O_APPEND writes of one line still land whole
     fcntl = None  # type: ignore[assignment]
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
 def session_file_name(session: str) -> str:
     """A file name for a session id: safe characters kept, anything else replaced."""
-    name = _UNSAFE.sub("_", session)[:100].lstrip(".")
+    name = "".join(c if c in _SAFE else "_" for c in session[:100]).lstrip(".")
     return (name or "unknown") + ".jsonl"
 
 
 def append(path: str, line: str, max_bytes: int, now: str) -> bool:
-    """Append one line under the session lock; returns True when older lines were dropped."""
+    """Append one line under the session lock; returns True when older text was dropped."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     data = (line.rstrip("\n") + "\n").encode("utf-8")
-    lock_fd = os.open(str(path) + ".lock", os.O_CREAT | os.O_WRONLY, 0o600)
+    lock_fd = os.open(path + ".lock", os.O_CREAT | os.O_WRONLY, 0o600)
     try:
         if fcntl is not None:
             fcntl.flock(lock_fd, fcntl.LOCK_EX)
@@ -44,7 +45,7 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
         except OSError:
             size = 0
         if size + len(data) > max_bytes > 0:
-            dropped = _drop_oldest_half(path, now)
+            dropped = _shrink(path, now, max_bytes - len(data))
         fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
         try:
             os.write(fd, data)
@@ -55,18 +56,40 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
         os.close(lock_fd)  # closing releases the flock
 
 
-def _drop_oldest_half(path: str, now: str) -> bool:
+def _shrink(path: str, now: str, room: int) -> bool:
+    """Make room: first empty the excerpts of the older half of the observations (they stay
+    countable and keep their summaries), then, if that is not enough, drop the oldest lines."""
     with open(path, "rb") as handle:
         lines = handle.read().splitlines(keepends=True)
-    keep = lines[len(lines) // 2 :]
-    dropped = len(lines) - len(keep)
-    note = {"note": f"dropped the {dropped} oldest lines to stay under the size bound", "ts": now}
+    half = len(lines) // 2
+    older = [_without_excerpt(line) for line in lines[:half]]
+    kept = older + lines[half:]
+    note = "emptied the excerpts of the older half of this buffer to stay under its size bound"
+    while kept and sum(len(x) for x in kept) > room:
+        kept = kept[max(1, len(kept) // 2) :]
+        note = "dropped the oldest lines of this buffer to stay under its size bound"
+    marker = (fastjson.dumps({"note": note, "ts": now}) + "\n").encode("utf-8")
     tmp = path + ".tmp"
     with open(tmp, "wb") as handle:
-        handle.write((json.dumps(note) + "\n").encode("utf-8"))
-        handle.writelines(keep)
+        handle.write(marker)
+        handle.writelines(kept)
     os.replace(tmp, path)
-    return dropped > 0
+    return True
+
+
+def _without_excerpt(line: bytes) -> bytes:
+    try:
+        record = fastjson.loads(line.decode("utf-8", errors="replace"))
+    except ValueError:
+        return line
+    if not isinstance(record, dict) or not record.get("excerpt"):
+        if isinstance(record, dict) and "payload" in record:  # a raw record: its text goes
+            record["payload"] = "[dropped to stay under capture.raw_max_bytes]"
+            return (fastjson.dumps(record) + "\n").encode("utf-8")
+        return line
+    record["excerpt"] = ""
+    record["excerpt_dropped"] = True
+    return (fastjson.dumps(record) + "\n").encode("utf-8")
 
 
 def pending_counts(paths: StorePaths) -> dict[str, int]:
@@ -80,7 +103,7 @@ def pending_counts(paths: StorePaths) -> dict[str, int]:
         with open(path, encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 try:
-                    record = json.loads(line)
+                    record = fastjson.loads(line)
                 except ValueError:
                     continue
                 if isinstance(record, dict) and "note" not in record:

@@ -44,12 +44,12 @@ def loads(text: str) -> object:
         _scanner = _json.make_scanner(_ScannerContext())
     try:
         value, end = _scanner(stripped, 0)
-    except StopIteration:
-        raise DecodeError("expected a JSON value at character 0") from None
-    except ValueError as exc:  # json.JSONDecodeError, raised by the accelerator
-        raise DecodeError(str(exc)) from None
+    except (StopIteration, ValueError, SystemError):
+        # The accelerator reports errors through json.decoder, which it does not import
+        # itself (SystemError without it): let the standard module parse and explain.
+        return _std_loads(stripped)
     if end != len(stripped):
-        raise DecodeError(f"extra data after character {end}")
+        return _std_loads(stripped)
     return value
 
 
