@@ -12,7 +12,8 @@ os.environ["COLUMNS"] = "100"
 os.environ["TERM"] = "dumb"
 os.environ["NO_COLOR"] = "1"
 
-import click  # noqa: E402
+from typing import Any  # noqa: E402
+
 import typer  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
@@ -20,13 +21,12 @@ from memcli.capture.command import USAGE as CAPTURE_USAGE  # noqa: E402
 from memcli.cli.app import app  # noqa: E402
 
 
-def command_paths(command: click.Command, prefix: list[str]) -> list[list[str]]:
+def command_paths(command: Any, prefix: list[str]) -> list[list[str]]:
+    """Every command path, in registration order (Typer vendors click: duck-type groups)."""
     paths = [prefix]
-    if isinstance(command, click.Group):
-        for name in command.list_commands(click.Context(command)):
-            sub = command.get_command(click.Context(command), name)
-            if sub is not None and not sub.hidden:
-                paths += command_paths(sub, [*prefix, name])
+    for name, sub in getattr(command, "commands", {}).items():
+        if not getattr(sub, "hidden", False):
+            paths += command_paths(sub, [*prefix, name])
     return paths
 
 
