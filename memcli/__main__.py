@@ -15,6 +15,12 @@ def main() -> int:
         from memcli.capture.command import run
 
         return run(argv[1:])
+    if argv and argv[0] in ("index", "recall", "search"):
+        from memcli.cli import fastpath
+
+        code = fastpath.run(argv[0], argv[1:])
+        if code is not None:
+            return code
     from memcli.cli.app import run as run_cli
 
     return run_cli(argv)

@@ -106,6 +106,33 @@ class Memory:
     def get(self, item_id: str) -> Item:
         return self.store.get(item_id)
 
+    def evidence(self, item: Item) -> list[dict[str, Any]]:
+        """Layer 3: each evidence entry with the raw observation it points to, if still kept."""
+        from memcli.capture import fastjson
+
+        found: list[dict[str, Any]] = []
+        for entry in item.evidence:
+            ref = entry.get("ref", "")
+            raw: Any = None
+            file_name, _, obs_id = ref.partition("#")
+            path = self.paths.local / file_name
+            if obs_id and path.is_file() and path.resolve().is_relative_to(self.paths.local):
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    for line in handle:
+                        if obs_id in line:
+                            record = fastjson.loads(line)
+                            if isinstance(record, dict) and record.get("id") == obs_id:
+                                raw = record.get("payload")
+                                break
+            found.append({**entry, "raw": raw})
+        return found
+
+    def record_use(self, item_ids: Iterable[str]) -> None:
+        """Count a use (kept under local/, never in committed files)."""
+        from memcli.retrieval import usage
+
+        usage.record_use(self.paths, list(item_ids))
+
     def lint(self) -> list[Problem]:
         return self.store.lint()
 

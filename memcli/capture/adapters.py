@@ -33,13 +33,17 @@ Copilot's camelCase payloads carry no event name: it is inferred from the shape 
 `postToolUse`, `toolName` alone: `preToolUse`, `error`: `errorOccurred`, `prompt`:
 `userPromptSubmitted`, `source`/`initialPrompt`: `sessionStart`, `reason`: `sessionEnd`), and
 the Claude Code names likewise for snake_case payloads without one.
+
+This module's one job is the payload-to-event mapping above, plus the noise test on its result.
+Tool calls (arguments, responses, exit codes, files and hashes) are read in `tools`; the small
+value helpers both share are in `values`.
 """
 
 from __future__ import annotations
 
 import os
 
-from memcli.capture import filters
+from memcli.capture import filters, tools, values
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,20 +56,9 @@ EVENT_KEYS = (
     "cwd", "hashes", "input",
 )  # fmt: skip
 TEXT_AGENT = "pipe"  # the `agent` of events made from plain piped text
-MAX_TEXT = 1_000_000  # raw text beyond this keeps its head and tail only
-MAX_HASH_BYTES = 2_000_000  # larger files are not hashed
+MAX_TEXT = values.MAX_TEXT  # raw text beyond this keeps its head and tail only
+MAX_HASH_BYTES = tools.MAX_HASH_BYTES  # larger files are not hashed
 
-_SHELL = {
-    "bash", "shell", "local_shell", "exec_command", "run_shell_command", "powershell",
-    "run_terminal_cmd", "run_in_terminal", "terminal", "container.exec",
-}  # fmt: skip
-_WRITE = {"write", "write_file", "create", "create_file"}
-_EDIT = _WRITE | {
-    "edit", "multiedit", "notebookedit", "apply_patch", "replace", "str_replace_editor",
-    "search_replace", "str_replace_based_edit_tool", "edit_file", "insert_edit_into_file",
-    "replace_string_in_file", "multi_replace_string_in_file",
-}  # fmt: skip
-_READ = {"read", "read_file", "view", "read_many_files", "notebookread"}
 NOISE_TOOLS = {
     "todowrite", "todoread", "write_todos", "todo_write", "update_plan", "manage_todo_list",
     "ls", "glob", "list_directory", "list_dir", "file_search",
@@ -103,96 +96,14 @@ _ACTIONS = {
     "errorOccurred": "error",
 }  # fmt: skip
 _SESSION_LABELS = {"start": "session start", "end": "session end", "compact": "compact"}
-_EXIT_LINE = r"(?im)^[ \t]*(?:exit code|exit status|process exited with code)[: \t]+(-?\d+)\s*$"
-# Gemini (`Command: ... Exit Code: 1`) and Codex (`Exit code: 1 / Wall time: ...`) frame shell
-# output with metadata lines; they are dropped once the exit code has been read.
-_SHELL_META = (
-    r"(?m)^(?:(?:Command|Directory|Exit Code|Exit code|Signal|Background PIDs"
-    r"|Process Group PGID|Wall time|Original token count|Chunk ID): .*"
-    r"|Error: \(none\)|Output:[ \t]*)$\n?"
-)
-_OUTPUT_PREFIX = r"(?m)^Output: "
 _COMMAND_SPLIT = r"&&|\|\||[;|\n]"
-_PATCH_FILE = r"(?m)^\*\*\* (Add|Update|Delete) File: (.+?)[ \t]*$|^\*\*\* Move to: (.+?)[ \t]*$"
-_PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "absolute_path", "target_file")
-_ARG_KEYS = ("command", "pattern", "query", "url", "description", "prompt", *_PATH_KEYS)
-_RESPONSE_KEYS = ("tool_response", "toolResult", "tool_output", "result_json", "tool_result")
-_OUTPUT_KEYS = ("output", "llmContent", "textResultForLlm", "result", "content", "text")
-_EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code", "exit_status")
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _dict(value: object) -> dict[str, object]:
-    return value if isinstance(value, dict) else {}
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _first(mapping: dict[str, object], *keys: str) -> str | None:
-    """The first non-empty string value among `keys`."""
-    for key in keys:
-        value = mapping.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
-def _body(text: str) -> str:
-    """Text made safe to keep: private spans, mem fences and escapes removed, size bounded."""
-    text = filters.strip_ansi(filters.drop_mem_fence(filters.drop_private(text)))
-    if len(text) > MAX_TEXT:
-        cut, head, tail = len(text) - MAX_TEXT, MAX_TEXT // 4, MAX_TEXT * 3 // 4
-        text = f"{text[:head]}\n[... {cut} chars cut ...]\n{text[-tail:]}"
-    return text
-
-
-def _line(text: str, limit: int = 200) -> str:
-    return filters.one_line(filters.drop_mem_fence(filters.drop_private(text)), limit)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _text_of(value: object) -> str:
-    """Text of a string, a `{text: ...}` object, or a list of those (MCP content blocks)."""
-    if isinstance(value, list):
-        return "\n".join(t for t in map(_text_of_item, value[:500]) if t)
-    return _text_of_item(value)
-
-
-def _text_of_item(value: object) -> str:
-    if isinstance(value, dict):
-        return _first(value, "text", "content", "message") or ""
-    return value if isinstance(value, str) else ""
-
-
-def _loads(value: str) -> object:
-    """Parse JSON that some assistants nest inside the payload as a string; the string if not."""
-    if value[:1] not in ("{", "["):
-        return value
-    try:
-        try:
-            from memcli.capture import fastjson
-        except ImportError:  # pragma: no cover - fastjson ships with the package
-            import json
-
-            return json.loads(value)
-        return fastjson.loads(value)
-    except (ValueError, RecursionError):
-        return value
 
 
 def detect(payload: dict[str, object]) -> str:
     """Which assistant sent `payload`, from its shape (rules in the module docstring)."""
     if not isinstance(payload, dict):
         return "claude-code"
-    event = _first(payload, "hook_event_name", "hookEventName") or ""
+    event = values.first(payload, "hook_event_name", "hookEventName") or ""
     cursor_keys = ("conversation_id", "generation_id", "workspace_roots", "cursor_version")
     if event in _CURSOR_EVENTS or any(key in payload for key in cursor_keys):
         return "cursor"
@@ -201,10 +112,10 @@ def detect(payload: dict[str, object]) -> str:
         return "copilot"
     if not event and isinstance(payload.get("timestamp"), int | float):  # epoch milliseconds
         return "copilot"
-    transcript = (_str(payload.get("transcript_path")) or "").replace("\\", "/")
+    transcript = (values.as_str(payload.get("transcript_path")) or "").replace("\\", "/")
     if event in _GEMINI_EVENTS or "/.gemini/" in transcript:
         return "gemini"
-    tool = (_str(payload.get("tool_name")) or "").lower()
+    tool = (values.as_str(payload.get("tool_name")) or "").lower()
     if "/.codex/" in transcript or "turn_id" in payload or tool == "apply_patch":
         return "codex"
     if tool in _GEMINI_TOOLS or (event and isinstance(payload.get("timestamp"), str)):
@@ -213,7 +124,7 @@ def detect(payload: dict[str, object]) -> str:
 
 
 def _event_name(payload: dict[str, object], agent: str) -> str:
-    name = _first(payload, "hook_event_name", "hookEventName")
+    name = values.first(payload, "hook_event_name", "hookEventName")
     if name:
         return name
     camel = agent == "copilot" or "toolName" in payload
@@ -256,272 +167,47 @@ def _to_event(payload: dict[str, object], agent: str) -> dict[str, object] | Non
     action = _ACTIONS.get(event)
     if action is None:
         return None
-    cwd = _first(payload, "cwd")
+    cwd = values.first(payload, "cwd")
     roots = payload.get("workspace_roots")
     if cwd is None and isinstance(roots, list) and roots:
-        cwd = _str(roots[0]) or None
+        cwd = values.as_str(roots[0]) or None
     ev: dict[str, object] = {
-        "agent": agent, "session": _first(payload, "session_id", "sessionId", "conversation_id"),
+        "agent": agent,
+        "session": values.first(payload, "session_id", "sessionId", "conversation_id"),
         "event": event, "tool": None, "kind": "other", "summary": "", "ok": None,
         "exit_code": None, "files": [], "text": "", "cwd": cwd, "hashes": {}, "input": "",
     }  # fmt: skip
     if action in ("tool", "failure", "shell", "file_edit", "file_read"):
-        return _tool_event(ev, payload, action)
+        return tools.tool_event(ev, payload, action)
     if action == "prompt":
-        body = _body(_first(payload, "prompt", "user_prompt") or "").strip()
-        ev.update(kind="prompt", text=body, summary=_line("prompt: " + body))
+        body = values.body(values.first(payload, "prompt", "user_prompt") or "").strip()
+        ev.update(kind="prompt", text=body, summary=values.line("prompt: " + body))
         return ev if body else None
     if action in ("stop", "subagent"):
         keys = ("last_assistant_message", "prompt_response", "text", "response")
-        body = _body(_first(payload, *keys) or "").strip()
+        body = values.body(values.first(payload, *keys) or "").strip()
         if body:
             kind, label = ("conclusion",) * 2 if action == "stop" else ("other", "subagent")
-            ev.update(kind=kind, text=body, summary=_line(f"{label}: {body}"))
+            ev.update(kind=kind, text=body, summary=values.line(f"{label}: {body}"))
             return ev
         if payload.get("status") != "error":  # Cursor's stop hook reports a broken agent loop
             return None
         ev.update(kind="error", ok=False, summary="agent stopped with an error")
         return ev
     if action == "error":
-        error = _dict(payload.get("error"))
-        name = _first(error, "name") or "error"
-        message = _first(error, "message") or _str(payload.get("error")) or ""
-        body = _body(f"{name}: {message}\n{_first(error, 'stack') or ''}".strip())
-        ev.update(kind="error", ok=False, text=body, summary=_line(f"error: {name}: {message}"))
+        error = values.as_dict(payload.get("error"))
+        name = values.first(error, "name") or "error"
+        message = values.first(error, "message") or values.as_str(payload.get("error")) or ""
+        body = values.body(f"{name}: {message}\n{values.first(error, 'stack') or ''}".strip())
+        ev.update(
+            kind="error", ok=False, text=body, summary=values.line(f"error: {name}: {message}")
+        )
         return ev
-    detail = _first(payload, "source", "trigger", "reason")
+    detail = values.first(payload, "source", "trigger", "reason")
     summary = _SESSION_LABELS[action] + (f" ({detail})" if detail else "")
-    initial = _body(_first(payload, "initialPrompt") or "").strip()
+    initial = values.body(values.first(payload, "initialPrompt") or "").strip()
     summary += f": {initial}" if initial else ""
-    ev.update(kind="session", text=initial, summary=_line(summary))
-    return ev
-
-
-def _args(payload: dict[str, object]) -> dict[str, object]:
-    for key in ("tool_input", "toolArgs", "arguments", "input"):
-        value = payload.get(key)
-        value = _loads(value) if isinstance(value, str) else value
-        if isinstance(value, dict):
-            return value
-    return {}
-
-
-def _response(value: object) -> tuple[str, int | None, bool, bool, str]:
-    """(output, exit code, failed, interrupted, error text) of any assistant's tool result."""
-    value = _loads(value) if isinstance(value, str) else value
-    if not isinstance(value, dict):
-        return _text_of(value), None, False, False, ""
-    stdout, stderr = _text_of(value.get("stdout")), _text_of(value.get("stderr"))
-    output = "\n".join(t for t in (stdout, stderr) if t)
-    if not output:
-        output = next((t for t in (_text_of(value.get(k)) for k in _OUTPUT_KEYS) if t), "")
-    code = next((c for c in (_int(value.get(k)) for k in _EXIT_KEYS) if c is not None), None)
-    error_text = _text_of(value.get("error"))
-    failed = bool(
-        error_text
-        or value.get("is_error") is True
-        or value.get("isError") is True
-        or value.get("success") is False
-        or value.get("resultType") in ("failure", "error", "denied")
-    )
-    return output, code, failed, value.get("interrupted") is True, error_text
-
-
-def _rel(path: str, cwd: str | None) -> str:
-    path = os.path.normpath(path)
-    if cwd and os.path.isabs(path):
-        base = os.path.normpath(cwd)
-        prefix = base.rstrip(os.sep) + os.sep
-        if path == base:
-            return "."
-        if path.startswith(prefix):
-            return path[len(prefix) :]
-    return path
-
-
-def _sha256(data: bytes) -> str:
-    if len(data) < 1 << 18:  # CPython's own sha256 imports in a fifth of hashlib's time
-        try:
-            from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11
-        except ImportError:
-            try:
-                from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
-            except ImportError:
-                sha256 = None
-        if sha256 is not None:
-            return str(sha256(data).hexdigest())
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
-
-
-def _hash_file(path: str, cwd: str | None) -> str | None:
-    """sha256 of a regular file of at most MAX_HASH_BYTES; None when that cannot be had."""
-    full = path if os.path.isabs(path) or not cwd else os.path.join(cwd, path)
-    try:
-        if not os.path.isfile(full) or os.path.getsize(full) > MAX_HASH_BYTES:
-            return None
-        with open(full, "rb") as handle:
-            return _sha256(handle.read(MAX_HASH_BYTES + 1))
-    except (OSError, ValueError):
-        return None
-
-
-def _describe_edit(tool: str, args: dict[str, object]) -> tuple[str, list[str]]:
-    """A short description of an edit (never its new text), and the paths a patch names."""
-    patch = args.get("patch") or args.get("input") or args.get("command")
-    if tool == "apply_patch" or isinstance(args.get("patch"), str):
-        if isinstance(patch, list):  # argv form: ["apply_patch", "*** Begin Patch ..."]
-            patch = next((p for p in reversed(patch) if isinstance(p, str)), "")
-        text = patch if isinstance(patch, str) else ""
-        found = [(m.group(1) or "move to", m.group(2) or m.group(3))
-                 for m in filters.compiled(_PATCH_FILE).finditer(text)]  # fmt: skip
-        ops = ", ".join(f"{op.lower()} {path}" for op, path in found)
-        return f"patch: {ops}" if ops else "patch", [path for _, path in found]
-    content = _first(args, "content", "file_text", "new_source")
-    if tool in _WRITE or content is not None:
-        return "wrote " + _plural(_count_lines(content), "line"), []
-    edits = args.get("edits")
-    if isinstance(edits, list):
-        return _plural(len(edits), "edit"), []
-    old = args.get("old_string", args.get("old_str"))
-    new = args.get("new_string", args.get("new_str"))
-    if isinstance(old, str) or isinstance(new, str):
-        lines = (_plural(_count_lines(old), "line"), _plural(_count_lines(new), "line"))
-        return "replaced {} with {}".format(*lines), []
-    return "", []
-
-
-def _count_lines(value: object) -> int:
-    return value.count("\n") + 1 if isinstance(value, str) and value else 0
-
-
-def _paths(args: dict[str, object], response: object) -> list[str]:
-    found = [p for p in (_first(args, key) for key in _PATH_KEYS) if p]
-    paths = args.get("paths")
-    if isinstance(paths, list):
-        found.extend(p for p in paths[:50] if isinstance(p, str) and p)
-    path = _first(_dict(response), "filePath", "file_path")
-    return found or ([path] if path else [])
-
-
-def _read_content(response: object) -> str | None:
-    """The whole content a read returned; None when it is absent or only part of the file."""
-    file = _dict(_dict(response).get("file"))
-    content = _str(file.get("content"))
-    lines, total = _int(file.get("numLines")), _int(file.get("totalLines"))
-    if content is None or _int(file.get("startLine")) not in (None, 1) or lines != total:
-        return None
-    return content
-
-
-def _tool_event(
-    ev: dict[str, object], payload: dict[str, object], action: str
-) -> dict[str, object] | None:
-    args = _args(payload)
-    tool = _first(payload, "tool_name", "toolName") or ""
-    response: object
-    if action == "shell":  # Cursor: command and output at the top level
-        tool, args = tool or "shell", {"command": payload.get("command")}
-        response = {"output": payload.get("output"), "exit_code": payload.get("exit_code")}
-    elif action in ("file_edit", "file_read"):  # Cursor: file_path (and edits) at the top level
-        tool = tool or ("edit" if action == "file_edit" else "read")
-        args = {**args, "file_path": payload.get("file_path"), "edits": payload.get("edits")}
-        response = {"file": {"content": payload.get("content")}}
-    else:
-        response = next((payload[k] for k in _RESPONSE_KEYS if k in payload), None)
-    output, code, failed, interrupted, error_text = _response(response)
-    if action == "failure":
-        failed, error_text = True, _text_of(payload.get("error")) or error_text
-        interrupted = interrupted or payload.get("is_interrupt") is True
-    name = tool.lower()
-    ev["tool"] = tool or None
-    if name in _SHELL or action == "shell":
-        return _command_event(ev, args, output, code, (failed, interrupted), error_text)
-    if name in _EDIT or action == "file_edit":
-        kind, verb = "edit", "write" if name in _WRITE else "edit"
-        description, patch_paths = _describe_edit(name, args)
-    elif name in _READ or action == "file_read":
-        kind, verb, description, patch_paths = "read", "read", "", []
-    else:
-        kind, verb, description, patch_paths = "other", tool or "tool", "", []
-    cwd = _str(ev["cwd"])
-    raw_paths = list(dict.fromkeys(_paths(args, response) + patch_paths))
-    raw_paths = raw_paths if kind != "other" else []
-    files = list(dict.fromkeys(_rel(p, cwd) for p in raw_paths))
-    argument = ", ".join(files) if kind != "other" else _line(_first(args, *_ARG_KEYS) or "")
-    summary = f"{verb} {argument or (tool if kind != 'other' else '')}".rstrip()
-    ev.update(kind=kind, files=files, input=_line(files[0] if files else argument))
-    if kind != "other" and _dict(response).keys() & {"content", "file", "originalFile"}:
-        output = ""  # a file tool's output may be the file itself: only its error is kept
-    if failed or interrupted:
-        detail = filters.one_line(_body(error_text or output), 100)
-        state = "interrupted" if interrupted else "failed"
-        summary += f" -> {state}" + (f" ({detail})" if detail else "")
-        text = _body(error_text or output)
-        failed_kind = kind if interrupted else "error"
-        ev.update(kind=failed_kind, ok=None if interrupted else False, text=text)
-        ev.update(summary=_line(summary))
-        return ev
-    content = _first(args, "content", "file_text") if verb == "write" else None
-    content = _read_content(response) if kind == "read" else content
-    hashes: dict[str, str] = {}
-    for raw in raw_paths:
-        whole = content if len(raw_paths) == 1 else None
-        digest = _sha256(whole.encode("utf-8", "surrogatepass")) if whole is not None else None
-        digest = digest or _hash_file(raw, cwd)
-        if digest:
-            hashes[_rel(raw, cwd)] = digest
-    text = _body(output) if kind == "other" else description
-    ev.update(ok=True, hashes=hashes, text=text, summary=_line(summary))
-    return ev
-
-
-def _command_line(args: dict[str, object]) -> str:
-    command = args.get("command", args.get("cmd"))
-    if isinstance(command, list):  # Codex may send argv, often ["bash", "-lc", "the command"]
-        parts = [p for p in command if isinstance(p, str)]
-        command = parts[-1] if len(parts) >= 3 and parts[-2] in ("-c", "-lc") else " ".join(parts)
-    return command if isinstance(command, str) else ""
-
-
-def _command_event(
-    ev: dict[str, object],
-    args: dict[str, object],
-    output: str,
-    code: int | None,
-    status: tuple[bool, bool],
-    error_text: str,
-) -> dict[str, object]:
-    failed, interrupted = status
-    body = output
-    if error_text and error_text.strip() not in body:
-        body = f"{body}\n{error_text}" if body else error_text
-    body = _body(body)
-    if code is None:
-        found = filters.compiled(_EXIT_LINE).search(body)
-        code = int(found.group(1)) if found and len(found.group(1)) < 10 else None
-    if body.startswith(("Command: ", "Exit code: ")):
-        body = filters.compiled(_SHELL_META).sub("", body)
-        body = filters.compiled(_OUTPUT_PREFIX).sub("", body).strip("\n")
-    verdict, detail = filters.outcome(body)
-    ok: bool | None
-    if interrupted:
-        ok = None
-    elif failed or code is not None:
-        ok = not failed and code == 0
-    else:
-        ok = verdict is not False
-    if ok is False and verdict is not False:
-        detail = f"exit {code}" if code else filters.one_line(_body(error_text), 70)
-    elif ok is True and verdict is not True:
-        detail = ""
-    state = "interrupted" if interrupted else "ok" if ok else "failed"
-    command = _line(_command_line(args))
-    detail = f" ({filters.one_line(detail, 70)})" if detail else ""
-    summary = filters.one_line(f"$ {filters.one_line(command, 120)} -> {state}{detail}")
-    kind = "error" if ok is False else "command"
-    ev.update(kind=kind, ok=ok, exit_code=code, text=body, input=command, summary=summary)
+    ev.update(kind="session", text=initial, summary=values.line(summary))
     return ev
 
 
@@ -544,7 +230,7 @@ def text_event(text: str, kind_hint: str | None) -> dict[str, object]:
     other kinds in `KINDS` are taken as given; an unknown hint gives `other` (judged too).
     """
     hint = kind_hint.strip().lower() if isinstance(kind_hint, str) else ""
-    body = _body(text if isinstance(text, str) else "").strip("\n")
+    body = values.body(text if isinstance(text, str) else "").strip("\n")
     kind = _HINT_KINDS.get(hint, "other") if hint else "command"
     label = hint or "output"
     ok: bool | None = None
@@ -565,8 +251,8 @@ def text_event(text: str, kind_hint: str | None) -> dict[str, object]:
         cwd = None
     return {
         "agent": TEXT_AGENT, "session": None, "event": "text", "tool": hint or None,
-        "kind": kind, "summary": _line(summary), "ok": ok, "exit_code": None, "files": [],
-        "text": body, "cwd": cwd, "hashes": {}, "input": "",
+        "kind": kind, "summary": values.line(summary), "ok": ok, "exit_code": None,
+        "files": [], "text": body, "cwd": cwd, "hashes": {}, "input": "",
     }  # fmt: skip
 
 
@@ -603,5 +289,5 @@ def is_noise(event: dict[str, object], noise_tools: Sequence[str]) -> bool:
             if fnmatch.fnmatchcase(name, wanted):
                 return True
     command = event.get("input")
-    shell = name in _SHELL or event.get("kind") == "command"
+    shell = name in tools.SHELL or event.get("kind") == "command"
     return shell and isinstance(command, str) and _is_listing(command)

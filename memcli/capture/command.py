@@ -65,7 +65,7 @@ def run(argv: list[str]) -> int:
         if options.get("help"):
             sys.stdout.write(USAGE)
             return 0
-        from memcli.capture import pipeline
+        import memcli.capture.pipeline as pipeline
 
         pipeline.capture(options, log_path)
         return 0
@@ -85,7 +85,7 @@ def _failed(reason: str, code: int, strict: bool, log_path: list[str]) -> int:
         sys.stderr.write(f"mem capture: {line}\n")
         return code
     if log_path:
-        from memcli.capture import pipeline
+        import memcli.capture.pipeline as pipeline
 
         pipeline.log(log_path[0], line)
     return 0

@@ -41,7 +41,7 @@ def loads(text: str) -> object:
     if _json is None:
         return _std_loads(stripped)
     if _scanner is None:
-        _scanner = _json.make_scanner(_ScannerContext())
+        _scanner = _json.make_scanner(_ScannerContext())  # type: ignore[arg-type]
     try:
         value, end = _scanner(stripped, 0)
     except (StopIteration, ValueError, SystemError):

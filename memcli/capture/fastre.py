@@ -17,10 +17,15 @@ import marshal
 import os
 import sys
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from typing import Any
+
+_sre: Any
 try:
-    import _sre
+    _sre = __import__("_sre")  # the C engine behind re
 except ImportError:  # pragma: no cover
-    _sre = None  # type: ignore[assignment]
+    _sre = None
 
 # The values of re.IGNORECASE, re.MULTILINE, re.DOTALL and re.VERBOSE.
 IGNORECASE = 2

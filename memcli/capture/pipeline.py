@@ -142,10 +142,10 @@ def _observe(
         body = ""
     excerpt = filters.clean(
         body,
-        head_lines=_int(settings, "head_lines"),  # type: ignore[call-overload]
-        tail_lines=_int(settings, "tail_lines"),  # type: ignore[call-overload]
-        max_chars=_int(settings, "max_excerpt_chars"),  # type: ignore[call-overload]
-        frames=_int(settings, "traceback_frames"),  # type: ignore[call-overload]
+        head_lines=_int(settings, "head_lines"),
+        tail_lines=_int(settings, "tail_lines"),
+        max_chars=_int(settings, "max_excerpt_chars"),
+        frames=_int(settings, "traceback_frames"),
     )
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     session = str(event.get("session") or _opt(options, "session") or _default_session())
@@ -230,7 +230,7 @@ def _write(
             os.path.join(local, "raw", name),
             fastjson.dumps(raw),
             _int(settings, "raw_max_bytes"),
-            stamp,  # type: ignore[call-overload]
+            stamp,
         )
     buffer_path = os.path.join(local, "buffer", name)
     limit = _int(settings, "buffer_max_bytes")

@@ -14,6 +14,7 @@ from memcli.cli import (
     init_cmd,
     lint,
     list_cmd,
+    retrieval,
     show,
     stats,
 )
@@ -52,6 +53,11 @@ app.command("edit")(edit.edit)
 app.command("forget")(forget.forget)
 app.command("lint")(lint.lint)
 app.command("stats")(stats.stats)
+app.command("search")(retrieval.search)
+app.command("index")(retrieval.index)
+app.command("recall")(retrieval.recall)
+app.command("reindex")(retrieval.reindex)
+app.command("log")(retrieval.log)
 app.add_typer(hooks.app)
 
 

@@ -83,3 +83,27 @@ def rich_item(item: Item) -> Any:
 
 def _anchor(anchor: dict[str, str]) -> str:
     return anchor["path"] + (f"::{anchor['symbol']}" if anchor.get("symbol") else "")
+
+
+def print_search(query: str, results: list[Any], candidates: int) -> None:
+    """A rich table of search results, the matched words highlighted in the snippet."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    if not results:
+        console.print(f"no items match {query!r} ({candidates} searched)")
+        return
+    table = Table(box=None, header_style="bold")
+    for name in ("id", "kind", "title", "age", "score", "snippet"):
+        table.add_column(name, overflow="fold" if name in ("title", "snippet") else "ellipsis")
+    for result in results:
+        snippet = Text(result.snippet)
+        for word in result.matched:
+            snippet.highlight_words([word], style="bold yellow", case_sensitive=False)
+        table.add_row(
+            result.id, result.kind, result.title, result.age, f"{result.score:.2f}", snippet
+        )
+    console.print(table)
+    console.print(f"[dim]{len(results)} of {candidates} candidates; `mem show ID` for one[/dim]")

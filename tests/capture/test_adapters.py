@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.capture import adapters
+from memcli.capture import adapters, tools
 from memcli.capture.adapters import (
     AGENTS,
     EVENT_KEYS,
@@ -267,7 +267,7 @@ def test_partial_read_is_not_hashed_from_its_content(tmp_path: Path) -> None:
 
 def test_sha256_matches_hashlib_for_small_and_large_data() -> None:
     for data in (b"", b"PORT = 5432\n", b"x" * (1 << 19)):
-        assert adapters._sha256(data) == hashlib.sha256(data).hexdigest()
+        assert tools._sha256(data) == hashlib.sha256(data).hexdigest()
 
 
 # Codex

@@ -1,0 +1,206 @@
+"""`mem search`, `mem index`, `mem recall`, `mem reindex`, `mem log`: plain functions.
+
+They take plain values, write to stdout, and return an exit code, so that both the light
+dispatcher (:mod:`memcli.cli.fastpath`, no Typer) and the Typer commands call them.
+`index` and `recall` are hook commands and fail open: exit 0, nothing on stdout, the reason
+in ``.memory/local/mem.log``; ``strict`` turns that off for tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError
+from memcli.paths import StorePaths, find_repo_root
+
+FORMATS = ("text", "json", "claude")
+
+
+def store_root() -> Path:
+    root = find_repo_root()
+    if root is None:
+        raise MemError(f"not inside a git repository: {Path.cwd()} (run `git init` first)")
+    if not StorePaths(root).memory.is_dir():
+        raise MemError(f"no .memory/ in {root} (run `mem init` first)")
+    return root
+
+
+def error(message: str, code: int) -> int:
+    sys.stderr.write(f"mem: {message}\n")
+    return code
+
+
+def run_search(
+    query: str,
+    limit: int = 10,
+    kind: str | None = None,
+    project: str | None = None,
+    all_projects: bool = False,
+    as_json: bool = False,
+) -> int:
+    from memcli.model import KINDS
+    from memcli.retrieval.search import search_outcome
+
+    if kind is not None and kind not in KINDS:
+        return error(f"--kind: {kind!r} is not one of {', '.join(KINDS)}", EXIT_USAGE)
+    if limit < 1:
+        return error("--limit: must be 1 or more", EXIT_USAGE)
+    try:
+        outcome = search_outcome(
+            store_root(), query, limit, kind=kind, project=project, all_projects=all_projects
+        )
+    except MemError as exc:
+        return error(exc.message, exc.exit_code)
+    for problem in outcome.problems:
+        sys.stderr.write(f"mem: warning: skipped {problem}\n")
+    if as_json or not sys.stdout.isatty():
+        sys.stdout.write(json.dumps([r.to_dict() for r in outcome.results], indent=2) + "\n")
+        return 0
+    from memcli.cli import render
+
+    render.print_search(query, outcome.results, outcome.candidates)
+    return 0
+
+
+def run_index(
+    budget: int | None = None,
+    fmt: str = "text",
+    agent: str | None = None,
+    project: str | None = None,
+    all_projects: bool = False,
+    strict: bool = False,
+) -> int:
+    """Layer 1; a hook command, so it fails open unless ``strict``."""
+    try:
+        if fmt not in FORMATS:
+            raise MemError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
+        if budget is not None and budget < 1:
+            raise MemError("--budget: must be 1 or more")
+        from memcli.retrieval import layer1
+
+        root = store_root()
+        _compact_stale_sessions(root)
+        layer = layer1.layer1_index(root, budget, project=project, all_projects=all_projects)
+        hook_text = layer.text if layer.entries else ""  # nothing to inject: stay silent
+        if agent == "cursor":
+            out = json.dumps({"additional_context": hook_text}) if hook_text else ""
+        elif agent in ("claude-code", "codex", "gemini") or fmt == "claude":
+            out = layer1.render_claude(layer) if hook_text else ""
+        elif fmt == "json":
+            out = layer1.render_json(layer)
+        else:
+            out = layer1.render_text(layer)
+        if out:
+            sys.stdout.write(out.rstrip("\n") + "\n")
+        return 0
+    except Exception as exc:  # noqa: BLE001 - a hook must never break the session
+        return _hook_failed("index", exc, strict)
+
+
+def run_recall(budget: int | None = None, agent: str | None = None, strict: bool = False) -> int:
+    """The UserPromptSubmit hook: the few items relevant to the prompt, if enabled."""
+    try:
+        from memcli.retrieval import context, layer1
+
+        root = store_root()
+        settings = context.load_settings(StorePaths(root))
+        recall_settings = settings.get("recall")
+        if not (isinstance(recall_settings, dict) and recall_settings.get("enabled")):
+            return 0
+        prompt = _prompt_from_stdin()
+        if not prompt.strip():
+            return 0
+        text, _results = layer1.recall(root, prompt, budget)
+        if text:
+            if agent == "cursor":
+                sys.stdout.write(json.dumps({"additional_context": text}) + "\n")
+            else:
+                sys.stdout.write(layer1.hook_json("UserPromptSubmit", text) + "\n")
+        return 0
+    except Exception as exc:  # noqa: BLE001 - a hook must never break the session
+        return _hook_failed("recall", exc, strict)
+
+
+def _prompt_from_stdin() -> str:
+    if sys.stdin is None or sys.stdin.isatty():
+        return ""
+    data = sys.stdin.read(1_000_000)
+    try:
+        payload = json.loads(data)
+    except ValueError:
+        return data
+    if isinstance(payload, dict):
+        for key in ("prompt", "user_prompt", "userPrompt", "text"):
+            if isinstance(payload.get(key), str):
+                return str(payload[key])
+        return ""
+    return data
+
+
+def _compact_stale_sessions(root: Path) -> None:
+    """Start a detached compaction of buffers whose session end was never seen."""
+    try:
+        from memcli.compact import background
+    except ImportError:
+        return
+    background.start_if_stale(root)
+
+
+def _hook_failed(command: str, exc: Exception, strict: bool) -> int:
+    reason = exc.message if isinstance(exc, MemError) else f"{type(exc).__name__}: {exc}"
+    if strict:
+        code = exc.exit_code if isinstance(exc, MemError) else EXIT_INTERNAL
+        return error(reason, code)
+    root = find_repo_root()
+    if root is not None and StorePaths(root).memory.is_dir():
+        from memcli.capture import pipeline
+
+        pipeline.log(str(StorePaths(root).log), f"{command}: {reason}"[:500])
+    return 0
+
+
+def run_reindex() -> int:
+    from memcli.retrieval.search import reindex
+
+    try:
+        report = reindex(store_root(), force=True)
+    except MemError as exc:
+        return error(exc.message, exc.exit_code)
+    sys.stdout.write(f"indexed {report.documents} items in {report.seconds:.2f} s\n")
+    for problem in report.problems:
+        sys.stderr.write(f"mem: warning: skipped {problem}\n")
+    return 0
+
+
+def run_log(limit: int = 20, as_json: bool = False) -> int:
+    from memcli.retrieval import usage
+
+    try:
+        receipts = usage.read_receipts(StorePaths(store_root()), limit)
+    except MemError as exc:
+        return error(exc.message, exc.exit_code)
+    if as_json or not sys.stdout.isatty():
+        sys.stdout.write(json.dumps(receipts, indent=2) + "\n")
+        return 0
+    for receipt in receipts:
+        sys.stdout.write(_receipt_line(receipt) + "\n")
+    return 0
+
+
+def _receipt_line(receipt: dict[str, Any]) -> str:
+    returned = receipt.get("returned") or []
+    ids = ", ".join(str(r[0] if isinstance(r, list) else r) for r in returned[:5])
+    query = str(receipt.get("query") or "")[:60]
+    return (
+        f"{receipt.get('time', '')}  {receipt.get('op', ''):7s} "
+        f"{query!r:40s} {receipt.get('candidates', 0)} candidates -> [{ids}] "
+        f"{receipt.get('tokens', 0)} tokens"
+    )
+
+
+def debug() -> bool:
+    return os.environ.get("MEM_DEBUG") == "1"

@@ -1,0 +1,191 @@
+"""The persisted index: incremental rebuilds, staleness, damage, broken item files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import AddItem, age_files
+
+from memcli.paths import StorePaths
+from memcli.retrieval import index_builder, loader, persisted
+from memcli.retrieval.search import search
+from memcli.store import ItemStore
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of item files parsed as YAML, in order."""
+    seen: list[str] = []
+    original = ItemStore.read
+
+    def counting(self: ItemStore, path: Path):  # type: ignore[no-untyped-def]
+        seen.append(path.name)
+        return original(self, path)
+
+    monkeypatch.setattr(ItemStore, "read", counting)
+    return seen
+
+
+def test_a_rebuild_parses_only_added_and_changed_files(
+    repo: Path, add_item: AddItem, reads: list[str]
+) -> None:
+    items = [add_item(f"Pitfall number {n}", f"Body {n}.") for n in range(5)]
+    age_files(repo)
+    paths = StorePaths(repo)
+    first = index_builder.build(paths)
+    assert first.parsed == 5 and first.documents == 5
+    reads.clear()
+
+    assert index_builder.build(paths).parsed == 0
+    assert reads == []
+
+    changed = paths.item_file(items[2].id)
+    changed.write_text(changed.read_text().replace("Body 2.", "Body two, rewritten."))
+    new = add_item("A brand new item")
+    paths.item_file(items[4].id).unlink()
+    report = index_builder.build(paths)
+    assert sorted(reads) == sorted([changed.name, paths.item_file(new.id).name])
+    assert (report.parsed, report.added, report.changed, report.removed) == (2, 1, 1, 1)
+    assert report.documents == 5
+
+
+def test_a_touched_file_is_hashed_but_not_parsed(
+    repo: Path, add_item: AddItem, reads: list[str]
+) -> None:
+    item = add_item("Touch me")
+    age_files(repo)
+    paths = StorePaths(repo)
+    index_builder.build(paths)
+    reads.clear()
+    os.utime(paths.item_file(item.id))
+    report = index_builder.build(paths)
+    assert (report.hashed, report.parsed) == (1, 0)
+    assert reads == []
+
+
+def test_a_no_op_build_rewrites_nothing(repo: Path, add_item: AddItem) -> None:
+    add_item("Stable item")
+    age_files(repo)
+    paths = StorePaths(repo)
+    index_builder.build(paths)
+    index_file = Path(loader.index_dir(paths), persisted.INDEX_NAME)
+    before = index_file.stat().st_mtime_ns
+    report = index_builder.build(paths)
+    assert not report.rewritten
+    assert index_file.stat().st_mtime_ns == before
+
+
+def test_search_sees_an_in_place_edit_added_and_removed_files(
+    repo: Path, add_item: AddItem
+) -> None:
+    item = add_item("Redis times out in CI", "Use the service container.")
+    assert [r.id for r in search(repo, "redis")] == [item.id]
+    path = StorePaths(repo).item_file(item.id)
+    with open(path, "r+", encoding="utf-8") as handle:  # in place: the folder mtime stays
+        text = handle.read().replace("Redis", "Memcached")
+        handle.seek(0)
+        handle.write(text)
+        handle.truncate()
+    assert search(repo, "redis") == []
+    assert [r.id for r in search(repo, "memcached")] == [item.id]
+    other = add_item("Memcached needs a bigger slab")
+    assert {r.id for r in search(repo, "memcached")} == {item.id, other.id}
+    path.unlink()
+    assert [r.id for r in search(repo, "memcached")] == [other.id]
+
+
+def test_an_in_place_edit_is_found_by_the_full_check(repo: Path, add_item: AddItem) -> None:
+    item = add_item("Old wording")
+    age_files(repo)
+    paths = StorePaths(repo)
+    index_builder.build(paths)
+    folder = loader.index_dir(paths)
+    # A verified state: the quick check alone would now call the index fresh.
+    loader.write_state(folder, _generation(paths), loader.dir_mtime(str(paths.items)), 1 << 62)
+    path = paths.item_file(item.id)
+    stat = path.stat()
+    path.write_text(path.read_text().replace("Old wording", "Fresh wording"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    assert search(repo, "fresh", check="auto") == []  # within the minute: not seen yet
+    assert [r.id for r in search(repo, "fresh", check="full")] == [item.id]
+
+
+def _generation(paths: StorePaths) -> int:
+    file = loader.open_file(loader.index_dir(paths))
+    assert file is not None
+    try:
+        return int(file.header["generation"])
+    finally:
+        file.close()
+
+
+def test_the_quick_check_is_stat_based_and_the_index_is_reused(
+    repo: Path, add_item: AddItem, reads: list[str]
+) -> None:
+    add_item("Quick check item")
+    age_files(repo)
+    search(repo, "quick")
+    search(repo, "quick")
+    reads.clear()
+    for _ in range(3):
+        assert len(search(repo, "quick")) == 1
+    assert reads == []
+
+
+def test_a_damaged_or_foreign_index_is_rebuilt(repo: Path, add_item: AddItem) -> None:
+    item = add_item("Survives damage")
+    search(repo, "damage")
+    index_file = Path(loader.index_dir(StorePaths(repo)), persisted.INDEX_NAME)
+    index_file.write_bytes(b"garbage")
+    assert [r.id for r in search(repo, "damage")] == [item.id]
+    data = index_file.read_bytes()
+    index_file.write_bytes(data[: len(data) // 2])  # truncated sections
+    (Path(loader.index_dir(StorePaths(repo))) / loader.STATE_NAME).unlink()
+    assert [r.id for r in search(repo, "damage")] == [item.id]
+
+
+def test_a_broken_item_file_is_skipped_and_reported(repo: Path, add_item: AddItem) -> None:
+    good = add_item("Readable item about kafka")
+    broken = StorePaths(repo).items / "brokenitem.yaml"
+    broken.write_text("id: brokenitem\ntitle: [unclosed kafka\n")
+    report = index_builder.build(StorePaths(repo))
+    assert report.documents == 1
+    assert len(report.problems) == 1 and "brokenitem.yaml" in report.problems[0]
+    assert [r.id for r in search(repo, "kafka")] == [good.id]
+
+
+def test_an_empty_or_missing_items_folder_gives_an_empty_index(repo: Path) -> None:
+    assert search(repo, "anything") == []
+    shutil.rmtree(StorePaths(repo).items)
+    assert search(repo, "anything") == []
+
+
+def test_force_reparses_every_file(repo: Path, add_item: AddItem, reads: list[str]) -> None:
+    add_item("One")
+    add_item("Two")
+    index_builder.build(StorePaths(repo))
+    reads.clear()
+    assert index_builder.build(StorePaths(repo), force=True).parsed == 2
+    assert len(reads) == 2
+
+
+def test_a_repository_without_a_store_is_a_clear_error(bare_repo: Path) -> None:
+    from memcli.errors import MemError
+
+    with pytest.raises(MemError, match="mem init"):
+        search(bare_repo, "anything")
+    assert not (bare_repo / ".memory").exists()
+
+
+def test_an_unwritable_index_folder_is_a_clear_error(repo: Path, add_item: AddItem) -> None:
+    from memcli.errors import MemError
+
+    add_item("Read-only checkout")
+    folder = Path(loader.index_dir(StorePaths(repo)))
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("not a folder")  # writes below it fail like a read-only disk
+    with pytest.raises(MemError, match="cannot write the search index"):
+        search(repo, "checkout")
