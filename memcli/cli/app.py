@@ -8,9 +8,11 @@ from memcli import __version__
 from memcli.cli import (
     add,
     capture_cmd,
+    compact_cmd,
     edit,
     forget,
     hooks,
+    import_cmd,
     init_cmd,
     lint,
     list_cmd,
@@ -58,6 +60,8 @@ app.command("index")(retrieval.index)
 app.command("recall")(retrieval.recall)
 app.command("reindex")(retrieval.reindex)
 app.command("log")(retrieval.log)
+app.command("compact")(compact_cmd.compact)
+app.command("import")(import_cmd.import_)
 app.add_typer(hooks.app)
 
 

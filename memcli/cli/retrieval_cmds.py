@@ -143,11 +143,13 @@ def _prompt_from_stdin() -> str:
 
 def _compact_stale_sessions(root: Path) -> None:
     """Start a detached compaction of buffers whose session end was never seen."""
-    try:
-        from memcli.compact import background
-    except ImportError:
-        return
-    background.start_if_stale(root)
+    from memcli import compact
+    from memcli.api import Memory
+
+    memory = Memory(root)
+    stale = compact.stale_sessions(memory)
+    if stale:
+        compact.spawn_detached(memory, stale)
 
 
 def _hook_failed(command: str, exc: Exception, strict: bool) -> int:

@@ -1,0 +1,198 @@
+"""Shell commands as the compactor sees them: which program, which targets, which error.
+
+Two runs are *equivalent* when they run the same program (wrappers such as ``uv run`` or
+``python -m`` stripped) on overlapping targets; a passing run *covers* a failing one when it
+ran at least everything the failing one ran (``pytest`` covers ``pytest tests/test_a.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_WRAPPERS = (
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("pnpm", "exec"),
+    ("bundle", "exec"),
+    ("npx",),
+    ("bunx",),
+    ("time",),
+    ("sudo",),
+    ("env",),
+    ("nohup",),
+)
+# Programs whose first argument names what they do (`npm test`, `cargo build`, `make lint`).
+_MULTI = _set(
+    """npm pnpm yarn bun cargo go make dotnet mvn gradle gradlew docker docker-compose
+    kubectl git just deno rake mix swift bazel tox nox hatch pdm poetry uv pip pip3
+    composer"""
+)
+# Commands that only look around: a success of theirs is never a fix and never memory.
+_LOOKING = _set(
+    """cat less more head tail grep egrep rg ag find fd ls ll tree pwd echo printf which type
+    whereis env printenv wc stat file du df ps top id whoami date uname hostname sed awk
+    jq sort uniq cut diff cd true false sleep history man help"""
+)
+_GIT_LOOKING = _set("status diff log show blame branch remote config rev-parse")
+# Check tools: their failure at the end of a session is unfinished work.
+CHECKS = _set(
+    """pytest tox nox unittest jest vitest mocha cargo go make tsc mypy ruff eslint flake8
+    pylint gradle gradlew mvn dotnet phpunit rspec rake playwright cypress npm pnpm yarn
+    bun bazel swift xcodebuild ctest"""
+)
+_CHECK_VERBS = _set("test tests build check lint typecheck compile verify ci")
+# Style and type checkers: their failures fixed by edits are routine, not pitfalls.
+LINTERS = _set("ruff black isort flake8 pylint eslint prettier mypy pyright tsc")
+
+_E_LINE = re.compile(r"^E\s{2,}(\S.*)$", re.M)
+_EXCEPTION = re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b:?.*$", re.M)
+_ERROR_WORD = re.compile(
+    r"^.*(?:\berror\b|\bERR!|\bfatal\b|\bpanic:|command not found|No such file or directory"
+    r"|not found|cannot find|could not|Could not|refused|denied|timed out).*$",
+    re.M | re.I,
+)
+_FAILED_LINE = re.compile(r"^(?:FAILED|FAIL|--- FAIL:)\s+.*$", re.M)
+_FRAMING = re.compile(r"^[=_!*-]{5,}|^\[\.\.\. ")
+
+
+@dataclass(frozen=True)
+class Command:
+    text: str
+    program: str
+    key: str
+    targets: tuple[str, ...]
+
+    @property
+    def looking(self) -> bool:
+        if self.program == "git":
+            return self.key.split(" ", 1)[-1] in _GIT_LOOKING
+        return self.program in _LOOKING
+
+    @property
+    def check(self) -> bool:
+        verb = self.key.split(" ", 1)[1] if " " in self.key else ""
+        if self.program in ("npm", "pnpm", "yarn", "bun", "make", "cargo", "go", "dotnet"):
+            return any(v in verb for v in _CHECK_VERBS)
+        return self.program in CHECKS
+
+
+def _split(text: str) -> list[str]:
+    try:
+        return shlex.split(text, comments=False)
+    except ValueError:
+        return text.split()
+
+
+def _segment(text: str) -> str:
+    """The part of a chain that decides the outcome: the last `&&` part, before any pipe."""
+    parts = [p for p in re.split(r"&&|\|\||;", text) if p.strip()]
+    last = parts[-1] if parts else text
+    for part in reversed(parts):
+        words = _split(part)
+        if words and os.path.basename(words[0]) not in ("cd", "export", "source", "."):
+            last = part
+            break
+    return re.split(r"(?<!\|)\|(?!\|)", last)[0].strip()
+
+
+def parse(text: str) -> Command:
+    words = _split(_segment(text))
+    while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
+        words.pop(0)
+    changed = True
+    while changed and words:
+        changed = False
+        for wrapper in _WRAPPERS:
+            if tuple(os.path.basename(w) for w in words[: len(wrapper)]) == wrapper:
+                words = words[len(wrapper) :]
+                changed = True
+    python = len(words) >= 3 and re.fullmatch(r"python[\d.]*", os.path.basename(words[0]))
+    if python and words[1] == "-m":
+        words = words[2:]
+    program = os.path.basename(words[0]) if words else ""
+    rest = words[1:]
+    key = program
+    if program in _MULTI:
+        verbs = [w for w in rest if not w.startswith("-")]
+        if verbs:
+            key = f"{program} {verbs[0]}"
+            if verbs[0] == "run" and len(verbs) > 1:
+                key += f" {verbs[1]}"
+            rest = rest[rest.index(verbs[0]) + 1 :]
+    targets = tuple(
+        w.split("::", 1)[0].rstrip("/")
+        for w in rest
+        if not w.startswith("-") and ("/" in w or "." in w or "::" in w)
+    )
+    return Command(" ".join(text.split()), program, key, targets)
+
+
+def _under(path: str, base: str) -> bool:
+    return path == base or path.startswith(base + "/") or base in (".", "./...", "...")
+
+
+def equivalent(a: Command, b: Command) -> bool:
+    """The same program on overlapping targets (either running everything counts)."""
+    if not a.key or a.key != b.key:
+        return False
+    if not a.targets or not b.targets:
+        return True
+    return any(_under(x, y) or _under(y, x) for x in a.targets for y in b.targets)
+
+
+def covers(passing: Command, failing: Command) -> bool:
+    """Whether a passing run ran at least what the failing run ran."""
+    if not passing.key or passing.key != failing.key:
+        return False
+    if passing.text == failing.text or not passing.targets:
+        return True
+    if not failing.targets:
+        return False  # the failing run ran everything, the passing one only a part
+    return all(any(_under(f, p) for p in passing.targets) for f in failing.targets)
+
+
+def decisive_line(excerpt: str, summary: str = "") -> str:
+    """The one output line that says what went wrong."""
+    found = _E_LINE.search(excerpt)
+    if found:
+        return found.group(1).strip()
+    lines = [m.group(0).strip() for m in _EXCEPTION.finditer(excerpt)]
+    lines = [line for line in lines if not line.startswith("Traceback")]
+    if lines:
+        return lines[-1]
+    for pattern in (_ERROR_WORD, _FAILED_LINE):
+        for match in pattern.finditer(excerpt):
+            line = match.group(0).strip()
+            if line and not _FRAMING.match(line):
+                return line
+    detail = re.search(r"\(([^()]*)\)\s*$", summary)
+    return detail.group(1) if detail else ""
+
+
+def error_class(line: str) -> str:
+    """``psycopg.OperationalError`` from a decisive line, or ''."""
+    found = re.match(r"((?:[\w]+\.)*[A-Z]\w*(?:Error|Exception))\b", line)
+    return found.group(1) if found else ""
+
+
+def signature(line: str) -> str:
+    """A decisive line with its values blanked: the same failure with another port matches."""
+    text = line.lower()
+    text = re.sub(r"0x[0-9a-f]+", "#", text)
+    text = re.sub(r"(?<![\w.])\d+(?:\.\d+)*(?!\w)", "#", text)
+    return " ".join(text.split())[:200]
+
+
+SELF_INFLICTED = ("SyntaxError", "IndentationError", "TabError", "NameError", "is not defined")
+NO_TESTS = ("no tests ran", "collected 0 items", "no tests found", "No tests found")

@@ -1,0 +1,116 @@
+"""Observations read back from a session buffer, typed for the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from memcli.capture import filters
+
+
+@dataclass
+class Obs:
+    """One captured observation (see `memcli.capture.pipeline` for the line format)."""
+
+    index: int
+    id: str
+    session: str
+    ts: str
+    kind: str
+    event: str = ""
+    tool: str = ""
+    agent: str = ""
+    summary: str = ""
+    ok: bool | None = None
+    exit_code: int | None = None
+    files: list[str] = field(default_factory=list)
+    input: str = ""
+    excerpt: str = ""
+    raw: str = ""
+    project: str = ""
+    branch: str = ""
+
+    @classmethod
+    def from_record(cls, index: int, record: dict[str, Any]) -> Obs | None:
+        obs_id = record.get("id")
+        if not isinstance(obs_id, str) or not obs_id or "note" in record:
+            return None
+
+        def text(name: str) -> str:
+            value = record.get(name)
+            if not isinstance(value, str):
+                return ""
+            # Capture drops these already; a buffer written by anything else must not leak
+            # injected memory or private spans into items either.
+            return filters.drop_mem_fence(filters.drop_private(value)).strip("\n")
+
+        ok = record.get("ok")
+        code = record.get("exit_code")
+        files = record.get("files")
+        return cls(
+            index=index,
+            id=obs_id,
+            session=text("session"),
+            ts=text("ts"),
+            kind=text("kind") or "other",
+            event=text("event"),
+            tool=text("tool"),
+            agent=text("agent"),
+            summary=text("summary"),
+            ok=ok if isinstance(ok, bool) else None,
+            exit_code=code if isinstance(code, int) and not isinstance(code, bool) else None,
+            files=[f for f in files if isinstance(f, str)] if isinstance(files, list) else [],
+            input=text("input"),
+            excerpt=text("excerpt"),
+            raw=text("raw"),
+            project=text("project"),
+            branch=text("branch"),
+        )
+
+    @property
+    def is_command(self) -> bool:
+        # Shell commands only: a failed edit is also kind "error", with the file as input.
+        shell = self.summary.startswith("$ ")
+        return (
+            shell and bool(self.input) and self.kind in ("command", "error") and self.ok is not None
+        )
+
+    @property
+    def failed(self) -> bool:
+        return self.is_command and self.ok is False
+
+    @property
+    def passed(self) -> bool:
+        return self.is_command and self.ok is True
+
+    @property
+    def is_edit(self) -> bool:
+        return self.kind == "edit" and self.ok is not False and bool(self.files)
+
+    @property
+    def is_end(self) -> bool:
+        return self.kind == "session" and self.summary.startswith("session end")
+
+    def brief(self, excerpt_chars: int = 1500) -> dict[str, Any]:
+        """The observation as the summarizer sees it."""
+        out: dict[str, Any] = {"id": self.id, "ts": self.ts, "kind": self.kind}
+        for name in ("tool", "summary", "input"):
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        if self.ok is not None:
+            out["ok"] = self.ok
+        if self.files:
+            out["files"] = self.files
+        if self.excerpt:
+            out["excerpt"] = self.excerpt[-excerpt_chars:]
+        return out
+
+
+def from_records(records: list[dict[str, Any]]) -> list[Obs]:
+    out: list[Obs] = []
+    for record in records:
+        obs = Obs.from_record(len(out), record)
+        if obs is not None:
+            out.append(obs)
+    return out

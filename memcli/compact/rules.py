@@ -1,0 +1,352 @@
+"""The rule-based compactor: a session's observations become drafts, with no model.
+
+Episodes first: a failing command, then edits, then the same (or an equivalent, wider)
+command passing makes a *verified pitfall*: what failed, the decisive error line, what fixed
+it, which files (anchors). The same with no edits but a setup command in between (an
+install, a service started) makes a verified *env* item. The assistant's closing message,
+when it speaks about the episode, supplies the conclusion (root cause first); its other
+sentences feed the prose rules in :mod:`memcli.compact.prose`.
+
+Junk guards: a failure never resolved is not memory (at most it marks the session
+unfinished); a pass with nothing in between is flakiness, not a fix; the assistant's own
+typos (a SyntaxError after its own edit), a failure about a file it had just created, "no
+tests ran", and lint or type errors fixed without an explanation are dropped; commands that
+only look around never count as fixes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from memcli import timeutil
+from memcli.compact import commands, prose, text
+from memcli.compact.commands import Command
+from memcli.compact.drafts import Draft, body_lines, evidence, importance
+from memcli.compact.observations import Obs
+
+TASK_DAYS = 30  # an unfinished-work item expires after this many days
+_FIX_WORDS = re.compile(
+    r"^(?:fix|fixed|now|changed|replaced|switched|set|made|updated|conftest now|the fix)\b"
+    r"|\bnow (?:reads|uses|passes|works)\b",
+    re.I,
+)
+
+
+@dataclass
+class Episode:
+    command: Command
+    failures: list[Obs]
+    passed: Obs | None
+    edits: list[Obs]
+    fixes: list[Obs]
+    line: str
+
+    @property
+    def first(self) -> Obs:
+        return self.failures[0]
+
+
+@dataclass
+class Analysis:
+    obs: list[Obs]
+    episodes: list[Episode] = field(default_factory=list)
+    unresolved: list[Episode] = field(default_factory=list)
+    prompts: list[Obs] = field(default_factory=list)
+    conclusions: list[Obs] = field(default_factory=list)
+    intent: str = ""
+    ended: str = ""
+
+
+@dataclass
+class Context:
+    """What the rules need beyond the observations."""
+
+    session: str
+    instructions: text.InstructionFiles
+    edit_hints: dict[str, str] = field(default_factory=dict)  # edit obs id -> "`a` -> `b`"
+    used: set[tuple[str, int]] = field(default_factory=set)  # (conclusion id, sentence no.)
+
+
+def analyse(obs: list[Obs]) -> Analysis:
+    result = Analysis(obs)
+    parsed = {o.index: commands.parse(o.input) for o in obs if o.is_command}
+    grouped: set[int] = set()
+    for o in obs:
+        if o.kind == "prompt" and o.excerpt.strip():
+            result.prompts.append(o)
+        elif o.kind == "conclusion" and o.excerpt.strip():
+            result.conclusions.append(o)
+        elif o.is_end:
+            result.ended = o.ts
+        if not o.failed or o.index in grouped or not parsed[o.index].key:
+            continue
+        if parsed[o.index].looking:
+            continue  # `cat missing.txt` failing is not a lesson
+        episode = _episode(obs, parsed, o, grouped)
+        (result.episodes if episode.passed else result.unresolved).append(episode)
+    result.intent = next(
+        (
+            text.one_line(p.excerpt, 200)
+            for p in result.prompts
+            if not text.looks_like_instructions(p.excerpt) and not p.excerpt.startswith("/")
+        ),
+        "",
+    )
+    return result
+
+
+def _episode(obs: list[Obs], parsed: dict[int, Command], fail: Obs, grouped: set[int]) -> Episode:
+    command = parsed[fail.index]
+    failures, passed = [fail], None
+    for later in obs[fail.index + 1 :]:
+        other = parsed.get(later.index)
+        if other is None or not commands.equivalent(other, command):
+            continue
+        if later.failed:
+            failures.append(later)
+            grouped.add(later.index)
+        elif later.passed and commands.covers(other, command):
+            passed = later
+            break
+    end = passed.index if passed else len(obs)
+    between = obs[fail.index + 1 : end]
+    edits = [o for o in between if o.is_edit]
+    fixes = [
+        o
+        for o in between
+        if o.passed
+        and not parsed[o.index].looking
+        and not commands.equivalent(parsed[o.index], command)
+    ]
+    line = commands.decisive_line(fail.excerpt, fail.summary)
+    return Episode(command, failures, passed, edits, fixes, line)
+
+
+def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
+    drafts: list[Draft] = []
+    for episode in analysis.episodes:
+        draft = _from_episode(analysis, episode, ctx)
+        if draft is not None:
+            drafts.append(draft)
+    drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
+    drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used))
+    task = unfinished(analysis, ctx.session)
+    if task is not None:
+        drafts.append(task)
+    return drafts
+
+
+def _junk(analysis: Analysis, episode: Episode, explained: bool) -> bool:
+    line, first = episode.line, episode.first
+    if any(marker in first.excerpt for marker in commands.NO_TESTS):
+        return True
+    edited_before = any(o.is_edit for o in analysis.obs[: first.index])
+    if edited_before and any(marker in line for marker in commands.SELF_INFLICTED):
+        return True
+    writes = [o for o in analysis.obs if o.is_edit and o.summary.startswith("write ")]
+    created = {f for o in writes for f in o.files}
+    if any(_stem(path) and _stem(path) in line for path in created):
+        return True  # an error about a file the assistant had just created
+    fixed = {f for o in episode.edits for f in o.files}
+    if fixed and fixed <= created:
+        return True  # the fix only touched code born in this session: not a lasting lesson
+    if episode.command.program in commands.LINTERS and not explained:
+        return True
+    return not line and not explained
+
+
+def _stem(path: str) -> str:
+    name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return name if len(name) >= 4 else ""
+
+
+def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft | None:
+    passed = episode.passed
+    assert passed is not None
+    if not episode.edits and not episode.fixes:
+        return None  # passed with nothing done in between: flaky, not a fix
+    conclusion, cause, fixes = _explanation(analysis, episode, ctx)
+    if _junk(analysis, episode, bool(cause)):
+        for key in conclusion:
+            ctx.used.discard(key)
+        return None
+    cmd, line = episode.command, episode.line
+    files = list(dict.fromkeys(f for o in episode.edits for f in o.files if _relative(f)))[:5]
+    kind = "pitfall" if episode.edits else "env"
+    if cause:
+        title = text.title_of(cause)
+    elif kind == "pitfall":
+        title = text.title_of(
+            f"`{cmd.text}` fails with {line or 'an error'}: fixed in {', '.join(files)}"
+        )
+    else:
+        setup = episode.fixes[-1].input
+        title = text.title_of(f"Run `{setup}` before `{cmd.text}`, else: {line or 'it fails'}")
+    changed = [f"{f} ({ctx.edit_hints[o.id]})" for o in episode.edits for f in o.files[:1]
+               if o.id in ctx.edit_hints]  # fmt: skip
+    changed_line = "Changed: " + "; ".join(changed or files) if (changed or files) else ""
+    setup_line = ""
+    if episode.fixes:
+        setup_line = "Setup: " + "; ".join(f"`{o.input}`" for o in episode.fixes[-2:])
+    also = {commands.decisive_line(f.excerpt, f.summary) for f in episode.failures[1:]}
+    also -= {line, ""}
+    body = body_lines(
+        f"Cause: {cause}" if cause and text.title_of(cause) != title else "",
+        "Fix: " + " ".join(fixes) if fixes else "",
+        changed_line,
+        setup_line,
+        f"Symptom: `{cmd.text}` failed with: {line}" if line else f"Symptom: `{cmd.text}` failed",
+        "Then also: " + "; ".join(sorted(also)) if also else "",
+        f"Verified: `{passed.input}` passed afterwards{_detail(passed.summary)}.",
+    )
+    session = ctx.session
+    proof = [evidence(line or episode.first.summary, episode.first.raw, session)]
+    proof += [
+        evidence(f"{o.summary}: {ctx.edit_hints[o.id]}" if o.id in ctx.edit_hints else o.summary,
+                 o.raw, session)
+        for o in (episode.edits or episode.fixes)[:3]
+    ]  # fmt: skip
+    proof.append(evidence(passed.summary, passed.raw, session))
+    if conclusion:
+        proof.append(evidence(cause or " ".join(fixes), _ref_of(analysis, conclusion), session))
+    tags = text.tags_from(
+        [cmd.text, line, title],
+        extra=[
+            cmd.program,
+            _tag_of_error(line),
+            "port" if re.search(r"\bport\b", line, re.I) else "",
+        ],
+    )
+    return Draft(
+        rule=kind,
+        key="\0".join([cmd.key, *sorted(cmd.targets), commands.signature(line)]),
+        kind=kind,
+        title=title,
+        body=body,
+        ts=passed.ts or episode.first.ts,
+        session=session,
+        tags=tags,
+        confidence="verified",
+        importance=importance(kind, True, len(episode.failures) - 1),
+        anchors=[{"path": f} for f in files],
+        evidence=[e for e in proof if e],
+        signature=commands.signature(line) if line else "",
+    )
+
+
+def _explanation(
+    analysis: Analysis, episode: Episode, ctx: Context
+) -> tuple[list[tuple[str, int]], str, list[str]]:
+    """The closing message's sentences about this episode: (keys used, cause, fix sentences)."""
+    passed = episode.passed
+    assert passed is not None
+    message = next((c for c in analysis.conclusions if c.index > passed.index), None)
+    if message is None:
+        return [], "", []
+    marks = _marks(episode)
+    used: list[tuple[str, int]] = []
+    relevant: list[str] = []
+    for number, sentence in enumerate(text.sentences(message.excerpt)):
+        key = (message.id, number)
+        if key in ctx.used:
+            continue
+        lowered = sentence.lower()
+        if any(mark in lowered for mark in marks):
+            used.append(key)
+            relevant.append(sentence)
+    ctx.used.update(used)
+    if not relevant:
+        return [], "", []
+    causes = [s for s in relevant if not _FIX_WORDS.search(s)]
+    cause = causes[0] if causes else ""
+    fixes = [s for s in relevant if s != cause]
+    return used, cause, fixes
+
+
+def _marks(episode: Episode) -> set[str]:
+    """Words that tie a sentence to an episode: edited files, values, names in the error."""
+    marks: set[str] = set()
+    for o in episode.edits:
+        for path in o.files:
+            marks.add(path.lower())
+            stem = _stem(path)
+            if stem:
+                marks.add(stem.lower())
+    line = episode.line
+    marks.update(v for v in text.values(line) if len(v) >= 3)
+    marks.update(v.lower() for v in text.env_vars(line))
+    error = commands.error_class(line).rsplit(".", 1)[-1]
+    if error:
+        marks.add(error.lower())
+    for target in episode.command.targets:
+        stem = _stem(target)
+        if stem:
+            marks.add(stem.lower())
+    for o in episode.fixes:
+        marks.add(o.input.lower())
+    return {m for m in marks if len(m) >= 3}
+
+
+def _ref_of(analysis: Analysis, used: list[tuple[str, int]]) -> str:
+    wanted = used[0][0]
+    return next((o.raw for o in analysis.conclusions if o.id == wanted), "")
+
+
+def _detail(summary: str) -> str:
+    found = re.search(r"\(([^()]*)\)\s*$", summary)
+    return f" ({found.group(1)})" if found else ""
+
+
+def _tag_of_error(line: str) -> str:
+    name = commands.error_class(line)
+    return name.split(".", 1)[0] if "." in name else name
+
+
+def _relative(path: str) -> bool:
+    return bool(path) and not path.startswith(("/", "..", "~")) and ":" not in path[:3]
+
+
+def unfinished(analysis: Analysis, session: str) -> Draft | None:
+    """A task item when the session left a check failing after work on it; else None."""
+    if not any(o.is_edit for o in analysis.obs):
+        return None
+    last_edit = max(o.index for o in analysis.obs if o.is_edit)
+    open_checks = [
+        e for e in analysis.unresolved if e.command.check and e.failures[-1].index > last_edit
+    ]
+    if not open_checks:
+        return None
+    episode = open_checks[-1]
+    last = episode.failures[-1]
+    line = commands.decisive_line(last.excerpt, last.summary)
+    goal = analysis.intent or f"make `{episode.command.text}` pass"
+    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    body = body_lines(
+        f"`{episode.command.text}` still fails" + (f": {line}" if line else "."),
+        "Last changed: " + ", ".join(files) if files else "",
+        "The session ended without a passing run.",
+    )
+    expires = timeutil.format_time(_time(last.ts) + dt.timedelta(days=TASK_DAYS))
+    return Draft(
+        rule="task",
+        key="unfinished",
+        kind="task",
+        title=text.title_of(f"Unfinished: {goal}"),
+        body=body,
+        ts=last.ts,
+        session=session,
+        tags=text.tags_from([episode.command.text], extra=[episode.command.program]),
+        importance=importance("task", False),
+        anchors=[{"path": f} for f in files if _relative(f)],
+        evidence=[evidence(line or last.summary, last.raw, session)],
+        expires=expires,
+    )
+
+
+def _time(stamp: str) -> dt.datetime:
+    try:
+        return timeutil.parse_time(stamp)
+    except ValueError:
+        return dt.datetime.now(dt.UTC)

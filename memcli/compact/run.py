@@ -1,0 +1,285 @@
+"""Compaction, end to end: read a session's buffer, compact it, write, then consume.
+
+Order of writes (see :mod:`memcli.compact.buffers` for why it is crash-safe): items (each
+atomically) -> session summary -> journal -> buffer consumed. A process killed anywhere in
+between leaves the buffer in place; the rerun derives the same item ids and merges them as
+no-ops, so each item exists once.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memcli.compact import buffers, merge, rules, session, summarizer, text
+from memcli.compact.drafts import Draft
+from memcli.compact.observations import Obs, from_records
+from memcli.errors import MemError
+
+if TYPE_CHECKING:
+    from memcli.api import Memory
+
+MAX_INSTRUCTION_BYTES = 200_000
+
+
+@dataclass
+class CompactResult:
+    """What compacting one session did."""
+
+    session: str
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)  # every item the session's facts landed in
+    summary_path: Path | None = None
+    consumed: int = 0  # observations compacted in this run
+    compactor: str = "rules"  # or "summarizer"
+    skipped: str = ""  # why nothing was done (another compaction holds the session)
+
+
+def compact_session(memory: Memory, session: str) -> CompactResult:
+    """Compact one session's pending observations; a no-op when there are none."""
+    name = buffers.stem(session)
+    try:
+        with buffers.session_lock(memory.paths, name):
+            return _compact_locked(memory, name)
+    except buffers.Busy as exc:
+        return CompactResult(name, skipped=exc.message)
+
+
+def compact_all(memory: Memory) -> list[CompactResult]:
+    """Compact every pending buffer; a session that fails is logged and reported, not fatal."""
+    results = []
+    for name in buffers.pending(memory.paths):
+        try:
+            results.append(compact_session(memory, name))
+        except MemError as exc:
+            buffers.log(memory.paths, f"session {name}: {exc.message}")
+            results.append(CompactResult(name, skipped=exc.message))
+    return results
+
+
+def stale_sessions(
+    memory: Memory,
+    older_than_seconds: float = buffers.STALE_SECONDS,
+    ended_seconds: float = buffers.ENDED_SECONDS,
+) -> list[str]:
+    """Buffers whose session is over but was never compacted (see `buffers.stale_sessions`)."""
+    return buffers.stale_sessions(memory.paths, older_than_seconds, ended_seconds)
+
+
+def spawn_detached(memory: Memory, sessions: Sequence[str] | None = None) -> int:
+    """Compact ``sessions`` (all pending buffers when None) in a detached background process,
+    returning its pid at once. Its failures go to ``local/mem.log``."""
+    code = "import sys; from memcli.compact.run import detached_main; detached_main(sys.argv[1:])"
+    args = [sys.executable, "-c", code, str(memory.root), *(sessions if sessions else ["--all"])]
+    options: dict[str, Any] = {"start_new_session": True}
+    if sys.platform == "win32":  # pragma: no cover
+        options = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED, NEW_PROCESS_GROUP
+    process = subprocess.Popen(
+        args,
+        cwd=memory.root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        **options,
+    )
+    return process.pid
+
+
+def detached_main(argv: list[str]) -> int:
+    """Entry point of :func:`spawn_detached`'s process: never raises, logs instead."""
+    from memcli.api import Memory
+    from memcli.paths import StorePaths
+
+    if not argv:
+        return 2
+    root = Path(argv[0])
+    try:
+        memory = Memory.open(root)
+        if argv[1:] == ["--all"]:
+            compact_all(memory)
+        else:
+            for name in argv[1:]:
+                compact_session(memory, name)
+    except Exception as exc:  # noqa: BLE001 - nobody is watching this process
+        buffers.log(StorePaths(root), f"detached compaction failed: {type(exc).__name__}: {exc}")
+        return 3
+    return 0
+
+
+def _compact_locked(memory: Memory, name: str) -> CompactResult:
+    paths = memory.paths
+    path = buffers.buffer_path(paths, name)
+    records = buffers.read(path)
+    state, done = buffers.read_journal(paths, name)
+    fresh = [o for o in from_records(records) if o.id not in done]
+    obs = [replace(o, index=number) for number, o in enumerate(fresh)]
+    result = CompactResult(name)
+    if obs:
+        result = compact_observations(memory, name, obs, state, done)
+    present = {str(r["id"]) for r in records if isinstance(r.get("id"), str)}
+    if records:
+        buffers.consume(path, present)
+    return result
+
+
+def compact_observations(
+    memory: Memory,
+    name: str,
+    obs: list[Obs],
+    state: dict[str, Any],
+    done: set[str],
+    raws: dict[str, dict[str, Any]] | None = None,
+) -> CompactResult:
+    """Compact observations not yet in the journal, write everything, then journal them.
+
+    ``raws`` (observation id -> raw record) stands in for ``local/raw/`` when the raw records
+    are not on disk (imports).
+    """
+    paths = memory.paths
+    scope_project = memory.scope().get("project") or ""
+    project = next((o.project for o in obs if o.project), "") or scope_project
+    session_id = next((o.session for o in obs if o.session), name)
+    analysis = rules.analyse(obs)
+    ctx = rules.Context(
+        session=session_id,
+        instructions=text.InstructionFiles(_instruction_texts(memory.root)),
+        edit_hints=_edit_hints(paths.local, analysis, raws or {}),
+    )
+    settings = memory.settings()
+    compactor, drafts = "rules", None
+    command = settings["compact"].get("summarizer")
+    if command:
+        drafts = summarizer.summarize(
+            paths, str(command), float(settings["compact"]["timeout_seconds"]), analysis, ctx
+        )
+        compactor = "summarizer" if drafts is not None else "rules"
+    if drafts is None:
+        drafts = rules.compact(analysis, ctx)
+    redaction = settings["redaction"]
+    drafts = [_masked(d, redaction) for d in drafts]
+    outcome = merge.apply(memory.store, drafts, project, buffers.work_dir(paths) / "pool.json")
+    unfinished = rules.unfinished(analysis, session_id) is not None
+    new_state = session.combine(state, analysis, outcome.landed, unfinished, project, compactor)
+    for name_of_text in ("intent", "outcome"):
+        if new_state.get(name_of_text):
+            new_state[name_of_text] = _mask(str(new_state[name_of_text]), redaction)
+    summary_path = None
+    if session.worth_writing(new_state):
+        summary_path = session.write(paths, name, new_state)
+    buffers.write_journal(paths, name, new_state, done | {o.id for o in obs})
+    buffers.log(
+        paths,
+        f"session {name}: {len(obs)} observations, {len(outcome.added)} added, "
+        f"{len(outcome.updated)} updated, {len(outcome.superseded)} superseded ({compactor})",
+    )
+    return CompactResult(
+        session=name,
+        added=outcome.added,
+        updated=outcome.updated,
+        superseded=outcome.superseded,
+        items=list(dict.fromkeys(outcome.landed)),
+        summary_path=summary_path,
+        consumed=len(obs),
+        compactor=compactor,
+    )
+
+
+def _instruction_texts(root: Path) -> list[str]:
+    texts = []
+    for name in text.INSTRUCTION_FILES:
+        try:
+            with open(root / name, encoding="utf-8", errors="replace") as handle:
+                texts.append(handle.read(MAX_INSTRUCTION_BYTES))
+        except OSError:
+            continue
+    return texts
+
+
+def _edit_hints(
+    local: Path, analysis: rules.Analysis, raws: dict[str, dict[str, Any]]
+) -> dict[str, str]:
+    """``old`` -> ``new`` of one-line edits in episodes, from their (masked) raw records."""
+    wanted: dict[str, set[str]] = {}
+    hints: dict[str, str] = {}
+    for episode in analysis.episodes:
+        for o in episode.edits:
+            if o.id in raws:
+                hint = _hint(raws[o.id].get("payload"))
+                if hint:
+                    hints[o.id] = hint
+                continue
+            file_name, _, obs_id = o.raw.partition("#")
+            if obs_id and file_name.startswith("raw/") and "/" not in file_name[4:]:
+                wanted.setdefault(file_name, set()).add(obs_id)
+    for file_name, ids in wanted.items():
+        for record in _raw_records(local / file_name, ids):
+            hint = _hint(record.get("payload"))
+            if hint:
+                hints[str(record["id"])] = hint
+    return hints
+
+
+def _raw_records(path: Path, ids: set[str]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if not any(i in line for i in ids):
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict) and record.get("id") in ids:
+                    found.append(record)
+    except OSError:
+        pass
+    return found
+
+
+def _hint(payload: object) -> str:
+    if not isinstance(payload, dict):
+        return ""
+    args = payload.get("tool_input") or payload.get("toolArgs") or {}
+    if not isinstance(args, dict):
+        return ""
+    edits = args.get("edits")
+    if isinstance(edits, list) and len(edits) == 1 and isinstance(edits[0], dict):
+        args = edits[0]
+    old = args.get("old_string", args.get("old_str"))
+    new = args.get("new_string", args.get("new_str"))
+    if not isinstance(old, str) or not isinstance(new, str):
+        return ""
+    old, new = old.strip(), new.strip()
+    if not old or "\n" in old or "\n" in new or len(old) > 120 or len(new) > 120:
+        return ""
+    return f"`{old}` -> `{new}`"
+
+
+def _mask(value: str, redaction: dict[str, Any]) -> str:
+    from memcli.capture import masking
+
+    extra = [str(p) for p in redaction.get("extra_patterns") or []]
+    return masking.mask(value, extra, bool(redaction.get("mask_emails", True)))
+
+
+def _masked(draft: Draft, redaction: dict[str, Any]) -> Draft:
+    """Mask once more at the door: nothing unmasked reaches a committed file."""
+
+    def scrub(value: str) -> str:
+        return _mask(value, redaction)
+
+    draft.title = scrub(draft.title)
+    draft.body = scrub(draft.body)
+    draft.evidence = [
+        {k: scrub(v) if k == "excerpt" else v for k, v in e.items()} for e in draft.evidence
+    ]
+    return draft

@@ -1,0 +1,127 @@
+"""The session summary: one short YAML file per compacted session under `.memory/sessions/`.
+
+It holds the session's intent (its first real prompt), its outcome (the closing message, or
+what the episodes show), whether work was left unfinished, the files changed and the items
+the session produced, for coarse-grained retrieval and for reviewers.
+
+A session may be compacted in several batches (a stale buffer compacted at the next start,
+then more observations). The summary is rebuilt from the journal's running state plus the
+new batch, so a batch is never counted twice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from memcli import __version__, atomic
+from memcli.compact import text
+from memcli.compact.observations import Obs
+from memcli.compact.rules import Analysis
+from memcli.paths import StorePaths
+
+ORDER = (
+    "session",
+    "project",
+    "branch",
+    "agent",
+    "started",
+    "ended",
+    "intent",
+    "outcome",
+    "status",
+    "items",
+    "files",
+    "stats",
+    "compactor",
+)
+MAX_FILES = 20
+
+
+def summary_path(paths: StorePaths, stem: str) -> Path:
+    return paths.sessions / f"{stem}.yaml"
+
+
+def combine(
+    state: dict[str, Any],
+    analysis: Analysis,
+    items: list[str],
+    unfinished: bool,
+    project: str,
+    compactor: str,
+) -> dict[str, Any]:
+    """The new running state: ``state`` (earlier batches) plus this batch."""
+    obs = analysis.obs
+    first = obs[0] if obs else None
+    new = dict(state)
+    new.setdefault("session", first.session if first else "")
+    new["project"] = new.get("project") or project
+    for name in ("branch", "agent"):
+        value = next((getattr(o, name) for o in obs if getattr(o, name)), "")
+        new[name] = new.get(name) or value
+    stamps = [o.ts for o in obs if o.ts]
+    if stamps:
+        new["started"] = min([*stamps, *([state["started"]] if state.get("started") else [])])
+    if analysis.ended:
+        new["ended"] = analysis.ended
+    new["intent"] = state.get("intent") or analysis.intent
+    outcome = _outcome(analysis)
+    if outcome:
+        new["outcome"] = outcome
+    if unfinished:
+        new["status"] = "unfinished"
+    elif analysis.episodes or analysis.conclusions:
+        new["status"] = "done"
+    else:
+        new.setdefault("status", "no outcome")
+    new["items"] = list(dict.fromkeys([*state.get("items", []), *items]))
+    edited = [f for o in obs if o.is_edit for f in o.files]
+    new["files"] = list(dict.fromkeys([*state.get("files", []), *edited]))[:MAX_FILES]
+    stats = dict(state.get("stats", {}))
+    for name, count in _counts(obs).items():
+        stats[name] = int(stats.get(name, 0)) + count
+    new["stats"] = stats
+    new["compactor"] = {"name": compactor, "version": __version__}
+    return new
+
+
+def _counts(obs: list[Obs]) -> dict[str, int]:
+    return {
+        "observations": len(obs),
+        "prompts": sum(1 for o in obs if o.kind == "prompt"),
+        "commands": sum(1 for o in obs if o.is_command),
+        "failed": sum(1 for o in obs if o.failed),
+        "edits": sum(1 for o in obs if o.is_edit),
+    }
+
+
+def _outcome(analysis: Analysis) -> str:
+    if analysis.conclusions:
+        said = text.sentences(analysis.conclusions[-1].excerpt)
+        return text.one_line(" ".join(said[:2]), 300)
+    fixed = [f"fixed `{e.command.text}`" for e in analysis.episodes]
+    still = [f"`{e.command.text}` still failing" for e in analysis.unresolved]
+    return text.one_line("; ".join(fixed + still), 300)
+
+
+def worth_writing(state: dict[str, Any]) -> bool:
+    stats = state.get("stats", {})
+    return bool(
+        state.get("intent") or state.get("items") or stats.get("commands") or stats.get("edits")
+    )
+
+
+def write(paths: StorePaths, stem: str, state: dict[str, Any]) -> Path:
+    """Write the summary atomically; comments a reviewer added survive a rewrite."""
+    from memcli import yamlio
+
+    path = summary_path(paths, stem)
+    data = {k: state[k] for k in ORDER if state.get(k) not in (None, "", [], {})}
+    existing = None
+    if path.is_file():
+        existing, _problem = yamlio.read(path)
+    text_out = yamlio.render(data, existing, ORDER)
+    if path.is_file() and path.read_text(encoding="utf-8") == text_out:
+        return path
+    atomic.write_text(path, text_out)
+    return path
