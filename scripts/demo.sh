@@ -13,8 +13,8 @@ step "A scratch repository"
 cd "$scratch"
 run git init -q -b main
 git remote add origin git@github.com:acme/shop.git
-printf 'PORT = 5433\n' > conftest.py
-git add conftest.py && git -c user.name=demo -c user.email=demo@example.invalid commit -qm init
+mkdir -p tests && printf 'PORT = 5433\n' > tests/conftest.py
+git add tests && git -c user.name=demo -c user.email=demo@example.invalid commit -qm init
 echo "in $scratch, remote git@github.com:acme/shop.git"
 
 step "mem init: create .memory/ from the template"
@@ -34,6 +34,22 @@ if grep -rq -e 's3cr3t-Passw0rd' -e 'sk_live_51Hx7' .memory; then echo "LEAKED";
 echo "one captured observation:"
 head -n 2 .memory/local/buffer/abc123.jsonl | tail -n 1 | cut -c1-400
 
+step "mem compact: the session's observations become one verified pitfall"
+run mem compact --session abc123
+run mem list
+pitfall=$(mem list --json --kind pitfall | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+run cat ".memory/items/$pitfall.yaml"
+run mem compact --session abc123
+
+step "mem index: the Layer-1 index the SessionStart hook injects (budgeted, fenced as data)"
+run mem index
+mem index --format claude | python3 -c 'import json,sys; d=json.load(sys.stdin); print("valid hook JSON,", len(d["hookSpecificOutput"]["additionalContext"]), "characters")'
+
+step "mem search / show --evidence: Layer 2 and Layer 3"
+run mem search "connection refused on the test database port"
+run mem show "$pitfall" --evidence
+run mem log
+
 step "mem capture from a pipe, with fail-open on garbage"
 printf 'FAILED tests/test_api.py::test_login - KeyError: token\n1 failed in 0.2s\n' | run mem capture --kind test
 head -c 300 /dev/urandom | mem capture; echo "random bytes: exit $?"
@@ -41,7 +57,7 @@ head -c 300 /dev/urandom | mem capture; echo "random bytes: exit $?"
 step "mem add / list / show: items by hand"
 id=$(mem add --kind pitfall --title "Order tests need Postgres on 5433" \
   --body $'conftest pinned 5432 but the test server listens on 5433.\nSet PORT = 5433 in conftest.py.' \
-  --tag db --tag tests --anchor conftest.py --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  --tag db --tag tests --anchor tests/conftest.py --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 mem add --kind convention --title "We use ruff format, never black" --body "ruff format runs in CI." --tag style >/dev/null
 run mem list
 run mem show "$id"

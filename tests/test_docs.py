@@ -38,6 +38,13 @@ def test_every_command_is_documented() -> None:
         "capture",
         "hooks install",
         "hooks uninstall",
+        "search",
+        "index",
+        "recall",
+        "reindex",
+        "log",
+        "compact",
+        "import",
     ):
         assert f"## `mem {command}`" in text, command
 
