@@ -17,6 +17,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the ho
 if TYPE_CHECKING:
     from memcli.paths import StorePaths
 
+# flock, the same lock `mem compact` takes (memcli/compact/buffers.py) before it consumes a
+# buffer: a line captured during compaction waits, and survives. (lockf would not exclude it.)
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: O_APPEND writes of one line still land whole
