@@ -143,13 +143,15 @@ def _prompt_from_stdin() -> str:
 
 def _compact_stale_sessions(root: Path) -> None:
     """Start a detached compaction of buffers whose session end was never seen."""
-    from memcli import compact
-    from memcli.api import Memory
+    from memcli.compact import buffers
 
-    memory = Memory(root)
-    stale = compact.stale_sessions(memory)
+    # The buffer check alone: memcli.api (and what it imports) only when there is work.
+    stale = buffers.stale_sessions(StorePaths(root), 30 * 60)
     if stale:
-        compact.spawn_detached(memory, stale)
+        from memcli import compact
+        from memcli.api import Memory
+
+        compact.spawn_detached(Memory(root), stale)
 
 
 def _hook_failed(command: str, exc: Exception, strict: bool) -> int:
