@@ -45,6 +45,8 @@ def test_every_command_is_documented() -> None:
         "log",
         "compact",
         "import",
+        "mcp",
+        "eval",
     ):
         assert f"## `mem {command}`" in text, command
 

@@ -10,12 +10,14 @@ from memcli.cli import (
     capture_cmd,
     compact_cmd,
     edit,
+    eval_cmd,
     forget,
     hooks,
     import_cmd,
     init_cmd,
     lint,
     list_cmd,
+    mcp_cmd,
     retrieval,
     show,
     stats,
@@ -62,6 +64,8 @@ app.command("reindex")(retrieval.reindex)
 app.command("log")(retrieval.log)
 app.command("compact")(compact_cmd.compact)
 app.command("import")(import_cmd.import_)
+app.command("mcp")(mcp_cmd.mcp)
+app.command("eval")(eval_cmd.eval_)
 app.add_typer(hooks.app)
 
 

@@ -6,7 +6,14 @@ from typing import Annotated, Any
 
 import typer
 
-from memcli.cli.common import console, handle_errors, open_memory, print_json, show_warnings
+from memcli.cli.common import (
+    console,
+    handle_errors,
+    is_terminal,
+    open_memory,
+    print_json,
+    show_warnings,
+)
 
 
 @handle_errors
@@ -15,6 +22,11 @@ def stats(
 ) -> None:
     """Items by kind and project, store size, observations waiting for compaction."""
     memory = open_memory()
+    if not as_json and is_terminal():
+        from memcli.cli.dashboard import render_dashboard
+
+        render_dashboard(memory)  # shows its own warnings
+        return
     numbers = memory.stats()
     show_warnings(memory)
     if as_json:

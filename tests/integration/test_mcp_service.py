@@ -1,0 +1,131 @@
+"""The MCP tools' work in-process: the index stays loaded, arguments are checked, receipts kept."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memcli import api
+from memcli.errors import MemError
+from memcli.mcpserver.service import MemoryService
+from memcli.paths import StorePaths
+from memcli.retrieval import persisted, usage
+
+
+def age_items(root: Path) -> None:
+    """Move item files and the folder out of the index's racy window (as a real store is)."""
+    items = StorePaths(root).items
+    past = 10_000_000_000
+    for path in [*items.iterdir(), items]:
+        st = path.stat()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - past))
+
+
+@pytest.fixture
+def service(repo: Path) -> MemoryService:
+    memory = api.Memory.open(repo)
+    memory.add("pitfall", "Tests need Postgres on port 5433", "Export PGPORT=5433.", tags=["db"])
+    memory.add("decision", "Lint with ruff, not flake8", "ruff covers isort.")
+    age_items(repo)
+    return MemoryService(repo)
+
+
+def test_the_index_stays_loaded_between_calls(service: MemoryService, repo: Path) -> None:
+    assert service.search("postgres")["results"]
+    held = service.cache._index
+    assert held is not None and service.cache.loads == 1
+    assert service.search("ruff")["results"]
+    service.index()
+    assert service.cache._index is held and service.cache.loads == 1
+
+    added = service.add("env", "Redis runs on port 6380 locally", "docker compose maps 6380.")
+    found = service.search("redis 6380")["results"]
+    assert [r["id"] for r in found] == [added["id"]]
+    assert service.cache.loads == 2 and service.cache._index is not held
+
+
+def test_a_damaged_index_is_rebuilt(service: MemoryService, repo: Path) -> None:
+    assert service.search("postgres")["results"]
+    service.cache.close()
+    index_file = repo / ".memory" / "local" / "index" / persisted.INDEX_NAME
+    index_file.write_bytes(b"garbage")
+    assert service.search("postgres")["results"]
+
+
+def test_receipts_and_use_counts(service: MemoryService, repo: Path) -> None:
+    hit = service.search("postgres 5433", limit=3)["results"][0]
+    item = service.get(hit["id"], evidence=True)
+    assert item["body"].startswith("Export PGPORT") and item["evidence"] == []
+    layer = service.index(budget=200)
+    assert layer["tokens"] <= 200 and "memory_get(id)" in layer["text"]
+    paths = StorePaths(repo)
+    ops = [r["op"] for r in usage.read_receipts(paths)]
+    assert ops == ["mcp-search", "mcp-get", "mcp-index"]
+    assert all(r["tokens"] > 0 for r in usage.read_receipts(paths))
+    assert usage.hit_counts(paths) == {hit["id"]: 1}  # a get is a use, a search is not
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda s: s.search(""), "query: must not be empty"),
+        (lambda s: s.search("x", limit=0), "limit: must be a whole number from 1 to 50"),
+        (lambda s: s.search("x", limit=51), "limit:"),
+        (lambda s: s.search("x", kind="rumour"), "kind: 'rumour' is not one of"),
+        (lambda s: s.get("../../etc/passwd"), "id: invalid item id"),
+        (lambda s: s.get("zzzzzzzzzz"), "id: no item with id 'zzzzzzzzzz'"),
+        (lambda s: s.index(budget=0), "budget:"),
+        (lambda s: s.add("rumour", "t", "b"), "kind: 'rumour'"),
+        (lambda s: s.add("env", "two\nlines", "b"), "title: must be one line"),
+        (lambda s: s.add("env", "t" * 300, "b"), "title: longer than 200 characters"),
+        (lambda s: s.add("env", "t", "b" * 9000), "body: longer than"),
+        (lambda s: s.add("env", "t", "b", tags=["two words"]), "tags:"),
+        (lambda s: s.add("env", "t", "<private>all of it</private>"), "nothing is left"),
+    ],
+)
+def test_bad_arguments_raise_one_line_errors(
+    service: MemoryService, call: Callable[[MemoryService], object], message: str
+) -> None:
+    with pytest.raises(MemError) as caught:
+        call(service)
+    assert message in caught.value.message and "\n" not in caught.value.message
+
+
+def test_memory_add_masks_drops_fences_and_marks_the_source(service: MemoryService) -> None:
+    key = "AKIA" + "Z7QK3M9XW2R8T4VB"
+    added = service.add(
+        "env",
+        "Deploys use the ci-deploy IAM user",
+        f"Its key {key} lives in the vault.\n<mem-context>old memory</mem-context>",
+        tags=["AWS", "ci"],
+    )
+    assert key not in added["body"] and "[REDACTED]" in added["body"]
+    assert "old memory" not in added["body"] and "mem-context" not in added["body"]
+    assert added["tags"] == ["aws", "ci"] and added["confidence"] == "assumed"
+    assert added["source"]["compactor"] == "mcp"
+
+
+def test_a_repository_without_a_store_gives_a_tool_error(bare_repo: Path) -> None:
+    service = MemoryService(bare_repo)
+    with pytest.raises(MemError, match=r"no \.memory/ in .* \(run `mem init` there first\)"):
+        service.search("anything")
+
+
+def test_the_served_repository(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memcli.cli.mcp_cmd import PROJECT_ENV, server_root
+
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / "src").mkdir()
+    monkeypatch.delenv(PROJECT_ENV, raising=False)
+    assert server_root(None) == repo  # the current folder
+    monkeypatch.setenv(PROJECT_ENV, str(other / "src"))
+    assert server_root(None) == other  # what Claude Code says the project is
+    assert server_root(repo) == repo  # --root wins
+    with pytest.raises(MemError, match="--root: .* is not a folder"):
+        server_root(tmp_path / "missing")
+    with pytest.raises(MemError, match="not inside a git repository"):
+        server_root(tmp_path)
