@@ -154,7 +154,7 @@ def latency(root: Path, items: list[dict[str, Any]], queries: list[str], runs: i
     mem = Path(python).parent / "mem"
     probe = subprocess.run([str(mem), "search", "--help"], capture_output=True, check=False)
     if mem.exists() and probe.returncode == 0:
-        contenders["mem search"] = lambda q: [str(mem), "search", "--json", q]
+        contenders["mem search"] = lambda q: [str(mem), "search", "--json", "--", q]
         contenders["mem index --format claude"] = lambda _q: [
             str(mem),
             "index",
