@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memcli import ids, timeutil
-
-KINDS = ("decision", "pitfall", "convention", "env", "task")
-CONFIDENCE = ("assumed", "verified")
+from memcli.kinds import CONFIDENCE, KINDS  # noqa: F401 - re-exported: model.KINDS
 
 # The order keys are written in; a reviewer reads the conclusion before the bookkeeping.
 FIELD_ORDER = (
@@ -29,6 +27,7 @@ FIELD_ORDER = (
     "created",
     "updated",
     "expires",
+    "expires_when",
     "supersedes",
     "anchors",
     "evidence",
@@ -68,6 +67,8 @@ class Item:
     importance: float = 0.5
     confidence: str = "assumed"
     expires: str | None = None
+    # Event-triggered expiry, e.g. {"changed": "src/db/*"}: see memcli.review.prune.
+    expires_when: dict[str, Any] | None = None
     supersedes: str | None = None
     anchors: list[dict[str, str]] = field(default_factory=list)
     evidence: list[dict[str, str]] = field(default_factory=list)
@@ -82,7 +83,9 @@ class Item:
         out: dict[str, Any] = {}
         for name in FIELD_ORDER:
             value = getattr(self, name)
-            if value is None or (name in ("tags", "anchors", "evidence", "source") and not value):
+            if value is None or (
+                name in ("tags", "anchors", "evidence", "source", "expires_when") and not value
+            ):
                 continue
             out[name] = value
         return out
@@ -99,6 +102,8 @@ class Item:
         known["anchors"] = [{k: str(v) for k, v in dict(a).items()} for a in known["anchors"]]
         known["evidence"] = [{k: str(v) for k, v in dict(e).items()} for e in known["evidence"]]
         known["tags"] = [str(t) for t in known["tags"]]
+        if "expires_when" in known:
+            known["expires_when"] = dict(known["expires_when"])
         return cls(**known)
 
 
@@ -136,6 +141,7 @@ def validate(data: object, path: str, line_of: LineOf) -> list[Problem]:
     _check_numbers(data, bad)
     _check_times(data, bad)
     _check_lists(data, bad)
+    _check_expires_when(data, bad)
     return problems
 
 
@@ -242,3 +248,20 @@ def _check_lists(data: Mapping[str, Any], bad: Report) -> None:
         not isinstance(source, Mapping) or any(k not in SOURCE_KEYS for k in source)
     ):
         bad("source", f"must be a mapping of {', '.join(SOURCE_KEYS)}")
+
+
+def _check_expires_when(data: Mapping[str, Any], bad: Report) -> None:
+    rule = data.get("expires_when")
+    if rule is None:
+        return
+    if not isinstance(rule, Mapping) or set(rule) != {"changed"}:
+        bad("expires_when", "must be a mapping such as {changed: 'src/db/*'}")
+        return
+    globs = rule["changed"]
+    globs = [globs] if isinstance(globs, str) else globs
+    if (
+        not isinstance(globs, list)
+        or not globs
+        or not all(isinstance(g, str) and g.strip() for g in globs)
+    ):
+        bad("expires_when", "changed: must be a path glob or a list of them")

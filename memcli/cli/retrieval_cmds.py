@@ -42,7 +42,7 @@ def run_search(
     all_projects: bool = False,
     as_json: bool = False,
 ) -> int:
-    from memcli.model import KINDS
+    from memcli.kinds import KINDS
     from memcli.retrieval.search import search_outcome
 
     if kind is not None and kind not in KINDS:
