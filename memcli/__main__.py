@@ -6,6 +6,7 @@ tool call of the assistant and must cost little more than starting Python.
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -14,13 +15,18 @@ def main() -> int:
     if argv and argv[0] == "capture":
         from memcli.capture.command import run
 
-        return run(argv[1:])
+        code = run(argv[1:])
+        # Every file capture wrote is closed; skip the interpreter's teardown, which costs a
+        # measurable share of a process that runs on every tool call.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     if argv and argv[0] in ("index", "recall", "search"):
         from memcli.cli import fastpath
 
-        code = fastpath.run(argv[0], argv[1:])
-        if code is not None:
-            return code
+        fast = fastpath.run(argv[0], argv[1:])
+        if fast is not None:
+            return fast
     from memcli.cli.app import run as run_cli
 
     return run_cli(argv)

@@ -50,6 +50,10 @@ def init(start: Path | None = None) -> InitResult:
     memory = Memory(root)
     memory.settings()  # fails early on a broken config.yaml, refreshes capture's copy
     memory.scope()  # caches the project identity for the hook path
+    from memcli.review.merge_driver import register_merge_driver
+
+    if ".gitattributes" in register_merge_driver(root):
+        created.append(root / ".gitattributes")
     return InitResult(root, created)
 
 

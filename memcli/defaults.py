@@ -38,4 +38,5 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "decay": {"half_life_days": 90},
     "compact": {"summarizer": None, "timeout_seconds": 120},
     "recall": {"enabled": False},
+    "prune": {"unused_days": 180, "archive": False},
 }

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memcli import ids, timeutil
-from memcli.kinds import CONFIDENCE, KINDS  # noqa: F401 - re-exported: model.KINDS
+from memcli.kinds import CONFIDENCE as CONFIDENCE
+from memcli.kinds import KINDS as KINDS
 
 # The order keys are written in; a reviewer reads the conclusion before the bookkeeping.
 FIELD_ORDER = (

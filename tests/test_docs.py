@@ -47,6 +47,9 @@ def test_every_command_is_documented() -> None:
         "import",
         "mcp",
         "eval",
+        "diff",
+        "prune",
+        "merge-driver",
     ):
         assert f"## `mem {command}`" in text, command
 

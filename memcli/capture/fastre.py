@@ -42,7 +42,7 @@ _KEY = (
     getattr(_sre, "MAGIC", 0),
     getattr(_sre, "CODESIZE", 0),
 )
-_cache: dict[tuple[str, int], tuple[object, ...]] = {}
+_cache: dict[tuple[str, object], tuple[object, ...]] = {}
 _cache_path: str | None = None
 _dirty = False
 
@@ -80,6 +80,21 @@ def compile(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]  # no
         _cache[key] = entry
         _dirty = True
     return compiled
+
+
+def memo_get(name: str, inputs: object) -> object:
+    """A value derived from ``inputs`` and stored by :func:`memo_put`, or None."""
+    entry = _cache.get(("memo", name))
+    if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == inputs:
+        return entry[1]
+    return None
+
+
+def memo_put(name: str, inputs: object, value: object) -> None:
+    """Store a value (marshallable) derived from ``inputs``, saved with the compiled code."""
+    global _dirty
+    _cache[("memo", name)] = (inputs, value)
+    _dirty = True
 
 
 def _compile_with_re(pattern: str, flags: int) -> tuple[object, tuple[object, ...] | None]:

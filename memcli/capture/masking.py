@@ -81,32 +81,64 @@ def _alternation(items: list[tuple[str, str]]) -> str:
 
 def _triggers() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The trigger regexes for the lower-cased text and, for literals with capitals, the text."""
-    if "low" not in RULES:
-        lower: list[tuple[str, str]] = []
-        exact: list[tuple[str, str]] = []
-        owners: dict[str, list[int]] = {}
-        for index, line in enumerate(FAMILIES):
-            head, source = line.split(" :: ", 1)
-            words = head.split()
-            back = next((int(w[6:]) for w in words if w.startswith("+back=")), 0)
-            random = ("+random" in words) + ("+words" in words)
-            _families.append((back, random, source if back else r"(?<![\w.-])" + source))
-            for word in words:
-                if not word.startswith("+"):
-                    cut = word.find("(", 1)
-                    literal, tail = (word, "") if cut < 0 else (word[:cut], word[cut:])
-                    if literal not in owners:
-                        (lower if literal == literal.lower() else exact).append((literal, tail))
-                    owners.setdefault(literal, []).append(index)
-        for literal, kind in SPECIAL.items():
-            tail = TAILS.get(literal, "")
-            if kind == "kw":  # a name followed by = or :, or a command-line flag and its value
-                tail = f"(?:{OP}|(?<=-{literal})(?=[\\w.-]{{0,64}}[ \\t]+[^\\s-]))"
-            lower.append((literal, tail))
-        for literal in {*owners, *SPECIAL}:
-            _handlers[literal] = (tuple(owners.get(literal, ())), SPECIAL.get(literal, ""))
-        RULES["low"], RULES["exact"] = _alternation(lower), _alternation(exact)
+    if "low" not in RULES and not _load_triggers():
+        _build_triggers()
+        _save_triggers()
     return rule("low"), rule("exact")
+
+
+def _inputs() -> tuple[object, ...]:
+    return (FAMILIES, tuple(SPECIAL.items()), tuple(TAILS.items()), OP)
+
+
+def _load_triggers() -> bool:
+    """The derived tables from fastre's cache, when they were derived from these same tables:
+    deriving them takes longer than the rest of a capture."""
+    from memcli.capture import fastre
+
+    saved = fastre.memo_get("masking.triggers", _inputs())
+    if not isinstance(saved, tuple) or len(saved) != 5:
+        return False
+    families, handlers, literals, RULES["low"], RULES["exact"] = saved
+    _families[:] = families
+    _handlers.update(handlers)
+    _literals.update(literals)
+    return True
+
+
+def _save_triggers() -> None:
+    from memcli.capture import fastre
+
+    derived = (list(_families), dict(_handlers), dict(_literals), RULES["low"], RULES["exact"])
+    fastre.memo_put("masking.triggers", _inputs(), derived)
+
+
+def _build_triggers() -> None:
+    """Derive the trigger alternations and the family tables from the rule tables."""
+    lower: list[tuple[str, str]] = []
+    exact: list[tuple[str, str]] = []
+    owners: dict[str, list[int]] = {}
+    for index, line in enumerate(FAMILIES):
+        head, source = line.split(" :: ", 1)
+        words = head.split()
+        back = next((int(w[6:]) for w in words if w.startswith("+back=")), 0)
+        random = ("+random" in words) + ("+words" in words)
+        _families.append((back, random, source if back else r"(?<![\w.-])" + source))
+        for word in words:
+            if not word.startswith("+"):
+                cut = word.find("(", 1)
+                literal, tail = (word, "") if cut < 0 else (word[:cut], word[cut:])
+                if literal not in owners:
+                    (lower if literal == literal.lower() else exact).append((literal, tail))
+                owners.setdefault(literal, []).append(index)
+    for literal, kind in SPECIAL.items():
+        tail = TAILS.get(literal, "")
+        if kind == "kw":  # a name followed by = or :, or a command-line flag and its value
+            tail = f"(?:{OP}|(?<=-{literal})(?=[\\w.-]{{0,64}}[ \\t]+[^\\s-]))"
+        lower.append((literal, tail))
+    for literal in {*owners, *SPECIAL}:
+        _handlers[literal] = (tuple(owners.get(literal, ())), SPECIAL.get(literal, ""))
+    RULES["low"], RULES["exact"] = _alternation(lower), _alternation(exact)
 
 
 def _keyword(text: str, i: int, j: int, out: list[_Span], seen: set[int]) -> None:

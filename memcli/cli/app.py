@@ -9,6 +9,7 @@ from memcli.cli import (
     add,
     capture_cmd,
     compact_cmd,
+    diff_cmd,
     edit,
     eval_cmd,
     forget,
@@ -18,6 +19,8 @@ from memcli.cli import (
     lint,
     list_cmd,
     mcp_cmd,
+    merge_driver_cmd,
+    prune_cmd,
     retrieval,
     show,
     stats,
@@ -66,6 +69,9 @@ app.command("compact")(compact_cmd.compact)
 app.command("import")(import_cmd.import_)
 app.command("mcp")(mcp_cmd.mcp)
 app.command("eval")(eval_cmd.eval_)
+app.command("diff")(diff_cmd.diff)
+app.command("prune")(prune_cmd.prune)
+app.command("merge-driver")(merge_driver_cmd.merge_driver)
 app.add_typer(hooks.app)
 
 

@@ -68,8 +68,16 @@ def reindex() -> None:
 
 
 def log(
+    item_id: Annotated[
+        str | None,
+        typer.Argument(metavar="[ID]", help="An item: its history across commits."),
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, help="How many receipts.")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="JSON list.")] = False,
 ) -> None:
-    """Recent retrievals: query, candidates, returned ids and scores, tokens injected."""
+    """Recent retrievals (query, candidates, returned ids, tokens), or one item's history."""
+    if item_id is not None:
+        from memcli.cli.history_cmd import run_history
+
+        raise typer.Exit(run_history(item_id, as_json))
     raise typer.Exit(cmds.run_log(limit, as_json))

@@ -1,0 +1,99 @@
+"""`mem prune [--check]`: the CI gate of memory, and the fixes it proposes.
+
+In GitHub Actions (``GITHUB_ACTIONS`` set) each finding is also a workflow annotation on its
+file and line, and a Markdown report is appended to ``$GITHUB_STEP_SUMMARY`` when that is set.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import typer
+
+from memcli.cli.common import handle_errors, is_terminal, open_memory, print_json
+from memcli.errors import EXIT_PROBLEMS
+
+_STYLE = {"error": "red", "warning": "yellow"}
+
+
+@handle_errors
+def prune(
+    check: Annotated[
+        bool, typer.Option("--check", help="Change nothing; exit 1 when a check fails (for CI).")
+    ] = False,
+    archive: Annotated[
+        bool | None,
+        typer.Option(
+            "--archive/--delete",
+            help="Move expired items to .memory/archive/ instead of deleting them "
+            "(default: prune.archive in config.yaml, else delete; git history keeps them).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Find expired and stale items, duplicates, leaked secrets and lint problems; without
+    --check, fix them in the working tree (remove expired items, tag stale ones, update renamed
+    anchors, merge duplicates, mask secrets) for a commit to review."""
+    from memcli.review import prune as review_prune
+
+    memory = open_memory()
+    report = review_prune.run(memory, fix=not check, archive=archive)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        _print(report, check)
+        if os.environ.get("GITHUB_ACTIONS"):
+            for finding in report.findings:
+                typer.echo(annotation(finding))
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        from memcli.review.markdown import prune_markdown
+
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(prune_markdown(report, checked=check) + "\n")
+    if report.errors:
+        raise typer.Exit(EXIT_PROBLEMS)
+
+
+def _print(report: Any, checked: bool) -> None:
+    colour = is_terminal()
+    for line in report.applied:
+        typer.echo(f"fixed: {line}")
+    for finding in report.findings:
+        head = f"{finding.path}:{finding.line}: {finding.severity}: {finding.check}:"
+        if colour:
+            head = typer.style(head, fg=_STYLE.get(finding.severity))
+        action = f" [mem prune: {finding.action}]" if checked and finding.action else ""
+        typer.echo(f"{head} {finding.message}{action}")
+    for note in report.notes:
+        typer.echo(f"note: {note}")
+    errors, warnings = len(report.errors), len(report.warnings)
+    if not report.findings:
+        typer.echo(
+            "memory is clean"
+            + (f" ({len(report.applied)} fixes applied)" if report.applied else "")
+        )
+    else:
+        typer.echo(f"{errors} error(s), {warnings} warning(s)")
+
+
+def _escape(text: str, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def annotation(finding: Any) -> str:
+    """A GitHub Actions workflow command: ``::error file=F,line=N,title=T::message``."""
+    command = "error" if finding.severity == "error" else "warning"
+    props = ",".join(
+        f"{key}={_escape(str(value), True)}"
+        for key, value in (
+            ("file", finding.path),
+            ("line", finding.line),
+            ("title", f"mem prune: {finding.check}"),
+        )
+    )
+    return f"::{command} {props}::{_escape(finding.message)}"

@@ -1,0 +1,311 @@
+"""`mem diff`: what a change does to memory, item by item, instead of line by line.
+
+Between two revisions, or a revision and the working tree, every file under ``.memory/`` that
+git reports as changed is read on both sides. Item files (``items/ID.yaml``) become items
+added, changed (field by field, with a text diff of the body) or removed; an added item's
+``supersedes`` marks the item it replaces; items whose ``expires`` passed between the two sides
+are listed as expired. Other files (sessions, config) are listed by status. New or changed
+decisions that resemble another decision but disagree with it are flagged
+(:mod:`memcli.review.contradiction`).
+
+Only what git reports as changed is read, so a pull request that touches three items of a
+15,000-item store reads three pairs of files (plus the store's decisions when a decision
+changed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memcli import timeutil
+from memcli.errors import MemError
+from memcli.model import Item
+from memcli.review import contradiction, fields
+from memcli.review.contradiction import Contradiction
+from memcli.review.fields import FieldChange
+from memcli.review.gitrepo import MEMORY, UNSHALLOW_HINT, GitRepo
+
+ITEMS = f"{MEMORY}/items/"
+WORKING_TREE = "working tree"
+
+
+@dataclass
+class Side:
+    label: str  # as the user named it: main, HEAD~1, working tree
+    sha: str | None  # None: the working tree
+    time: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "sha": self.sha, "time": self.time}
+
+
+@dataclass
+class ItemEntry:
+    id: str
+    kind: str
+    title: str
+    path: str
+    data: dict[str, Any]  # the item as it is at head (as it was at base, for a removal)
+    changes: list[FieldChange] = field(default_factory=list)
+    body_diff: list[str] = field(default_factory=list)
+    note: str = ""  # why a removal happened (expired, superseded by X)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "title": self.title}
+        out["path"] = self.path
+        if self.changes or self.body_diff:
+            out["changes"] = [c.to_json() for c in self.changes]
+            out["body_diff"] = self.body_diff
+        if self.note:
+            out["note"] = self.note
+        out["item"] = self.data
+        return out
+
+
+@dataclass
+class Superseded:
+    id: str
+    title: str
+    by: str
+    by_title: str
+    removed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+@dataclass
+class Expired:
+    id: str
+    title: str
+    expires: str
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+@dataclass
+class FileEntry:
+    path: str
+    status: str  # added, changed, removed
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in vars(self).items() if v}
+
+
+@dataclass
+class MemoryDiff:
+    base: Side
+    head: Side
+    added: list[ItemEntry] = field(default_factory=list)
+    changed: list[ItemEntry] = field(default_factory=list)
+    removed: list[ItemEntry] = field(default_factory=list)
+    superseded: list[Superseded] = field(default_factory=list)
+    expired: list[Expired] = field(default_factory=list)
+    files: list[FileEntry] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.changed or self.removed or self.expired or self.files)
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "added": len(self.added),
+            "changed": len(self.changed),
+            "removed": len(self.removed),
+            "superseded": len(self.superseded),
+            "expired": len(self.expired),
+            "files": len(self.files),
+            "contradictions": len(self.contradictions),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": self.base.to_json(),
+            "head": self.head.to_json(),
+            "counts": self.counts(),
+            "added": [e.to_json() for e in self.added],
+            "changed": [e.to_json() for e in self.changed],
+            "removed": [e.to_json() for e in self.removed],
+            "superseded": [s.to_json() for s in self.superseded],
+            "expired": [e.to_json() for e in self.expired],
+            "files": [f.to_json() for f in self.files],
+            "contradictions": [c.to_json() for c in self.contradictions],
+            "warnings": self.warnings,
+        }
+
+
+def parse_range(spec: str | None) -> tuple[str | None, str | None, bool]:
+    """``BASE``, ``BASE..HEAD`` or ``BASE...HEAD`` as (base, head, from the merge-base).
+
+    A missing base means the default branch; a missing head, the working tree.
+    """
+    if not spec:
+        return None, None, True
+    if "..." in spec:
+        base, _, head = spec.partition("...")
+        return base or "HEAD", head or "HEAD", True
+    if ".." in spec:
+        base, _, head = spec.partition("..")
+        return base or "HEAD", head or "HEAD", False
+    return spec, None, False
+
+
+def memory_diff(root: Path, spec: str | None = None) -> MemoryDiff:
+    """The semantic diff of ``.memory/`` for a revision range (see :func:`parse_range`)."""
+    with GitRepo(root) as repo:
+        if not repo.has_commits():
+            raise MemError("no commits yet: there is nothing to compare with")
+        base_name, head_name, from_merge_base = parse_range(spec)
+        head_sha = repo.resolve(head_name) if head_name else None
+        if (base_name is None or from_merge_base) and repo.is_shallow():
+            raise MemError(UNSHALLOW_HINT)
+        if base_name is None:
+            branch = repo.default_branch()
+            if branch is None:
+                raise MemError(
+                    "no default branch to compare with (no origin/HEAD, main or master): "
+                    "name one, e.g. `mem diff origin/develop`"
+                )
+            base_sha = repo.merge_base(branch, "HEAD")
+            label = f"merge-base with {branch} ({repo.short(base_sha)})"
+        elif from_merge_base:
+            base_sha = repo.merge_base(repo.resolve(base_name), head_sha or repo.resolve("HEAD"))
+            label = f"merge-base of {base_name} and {head_name} ({repo.short(base_sha)})"
+        else:
+            base_sha, label = repo.resolve(base_name), base_name
+        now = timeutil.now()
+        base = Side(label, base_sha, repo.commit_time(base_sha))
+        head = Side(
+            head_name or WORKING_TREE, head_sha, repo.commit_time(head_sha) if head_sha else now
+        )
+        return _compare(repo, base, head)
+
+
+def _read(repo: GitRepo, side: Side, path: str) -> str | None:
+    if side.sha is not None:
+        return repo.blob(side.sha, path)
+    try:
+        return (repo.root / path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _compare(repo: GitRepo, base: Side, head: Side) -> MemoryDiff:
+    result = MemoryDiff(base, head)
+    status_names = {"A": "added", "M": "changed", "D": "removed", "T": "changed"}
+    new_decisions: set[str] = set()
+    for status, path in repo.changed(str(base.sha), head.sha):
+        if path.startswith(f"{MEMORY}/local/"):
+            continue
+        if not (
+            path.startswith(ITEMS) and path.endswith(".yaml") and "/" not in path[len(ITEMS) :]
+        ):
+            result.files.append(FileEntry(path, status_names.get(status, "changed")))
+            continue
+        old = _load(repo, base, path, result)
+        new = _load(repo, head, path, result)
+        item_id = Path(path).stem
+        if old is None and new is None:
+            continue
+        if old is None:
+            assert new is not None
+            result.added.append(_entry(item_id, path, new))
+        elif new is None:
+            result.removed.append(_entry(item_id, path, old))
+        else:
+            changes, body = fields.compare(old, new)
+            if not changes and not body:
+                continue
+            entry = _entry(item_id, path, new)
+            entry.changes, entry.body_diff = changes, body
+            result.changed.append(entry)
+        if new is not None and new.get("kind") == "decision":
+            new_decisions.add(item_id)
+    _supersessions(repo, result)
+    _expiries(repo, result)
+    if new_decisions:
+        result.contradictions = contradiction.among(_decisions(repo, head), new_decisions)
+    return result
+
+
+def _load(repo: GitRepo, side: Side, path: str, result: MemoryDiff) -> dict[str, Any] | None:
+    text = _read(repo, side, path)
+    if text is None:
+        return None
+    data, problem = fields.parse(text, path)
+    if data is None:
+        result.warnings.append(f"{side.label}: {problem}")
+    return data
+
+
+def _entry(item_id: str, path: str, data: dict[str, Any]) -> ItemEntry:
+    return ItemEntry(
+        item_id, str(data.get("kind") or "?"), str(data.get("title") or "(untitled)"), path, data
+    )
+
+
+def _supersessions(repo: GitRepo, result: MemoryDiff) -> None:
+    removed = {e.id: e for e in result.removed}
+    changed = {e.id for e in result.changed}
+    for entry in result.added + result.changed:
+        target = entry.data.get("supersedes")
+        if not isinstance(target, str) or not target:
+            continue
+        old_value = next((c.old for c in entry.changes if c.field == "supersedes"), None)
+        if entry.id in changed and old_value == target:
+            continue
+        if target in removed:
+            title = removed[target].title
+            removed[target].note = f"superseded by {entry.id}"
+        else:
+            data = _load(repo, result.head, f"{ITEMS}{target}.yaml", result) or {}
+            title = str(data.get("title") or "(not in this store)")
+        result.superseded.append(
+            Superseded(target, title, entry.id, entry.title, target in removed)
+        )
+    for entry in result.removed:
+        expires = entry.data.get("expires")
+        if not entry.note and isinstance(expires, str) and _passed(expires, result.head.time):
+            entry.note = "expired"
+
+
+def _passed(stamp: str, reference: str) -> bool:
+    try:
+        return timeutil.parse_time(stamp) <= timeutil.parse_time(reference)
+    except ValueError:
+        return False
+
+
+def _expiries(repo: GitRepo, result: MemoryDiff) -> None:
+    """Items at head whose expiry passed between the two sides, or that arrive expired."""
+    added = {e.id for e in result.added}
+    touched = {e.id: e.data for e in result.added + result.changed}
+    for path in repo.grep_files(result.head.sha, "^expires:", ITEMS):
+        item_id = Path(path).stem
+        data = touched.get(item_id) or _load(repo, result.head, path, result) or {}
+        expires = data.get("expires")
+        if not isinstance(expires, str) or not _passed(expires, result.head.time):
+            continue
+        if item_id not in added:
+            before = _load(repo, result.base, path, result) or {}
+            was = before.get("expires")
+            if isinstance(was, str) and _passed(was, result.base.time):
+                continue  # expired already at base: not news
+        result.expired.append(Expired(item_id, str(data.get("title") or ""), expires))
+
+
+def _decisions(repo: GitRepo, side: Side) -> list[Item]:
+    items: list[Item] = []
+    for path in repo.grep_files(side.sha, "^kind: *decision", ITEMS):
+        text = _read(repo, side, path)
+        data = fields.parse(text, path)[0] if text is not None else None
+        item = fields.to_item(data, path) if data is not None else None
+        if item is not None and item.kind == "decision":
+            items.append(item)
+    return items

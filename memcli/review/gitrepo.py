@@ -1,0 +1,263 @@
+"""Git for review (diff, history, prune, the merge driver): the second gitpython owner.
+
+Like :mod:`memcli.gitlayer` it imports gitpython lazily, inside :class:`GitRepo`, so that
+`mem --help` and the hook commands never load it. Every git failure becomes a
+:class:`memcli.errors.MemError` with git's own first line of explanation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memcli.errors import MemError
+
+MEMORY = ".memory"
+UNSHALLOW_HINT = (
+    "this is a shallow clone, so the history mem diff needs is missing: run "
+    "`git fetch --unshallow` (in GitHub Actions: actions/checkout with fetch-depth: 0)"
+)
+
+
+@dataclass
+class Commit:
+    sha: str
+    author: str
+    date: str  # ISO 8601 as git prints it (%aI)
+    subject: str
+    status: str  # A, M, D or R (R: renamed to ``path``)
+    path: str
+
+
+class GitRepo:
+    """One repository; use as a context manager so git's helper processes are closed."""
+
+    def __init__(self, root: Path) -> None:
+        import git
+
+        self.root = root
+        self._errors: tuple[type[BaseException], ...] = (
+            git.GitCommandError,
+            git.BadName,
+            ValueError,
+        )
+        try:
+            self._repo: Any = git.Repo(root)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            raise MemError(f"not a git repository: {root}") from None
+
+    def __enter__(self) -> GitRepo:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._repo.close()
+
+    def run(self, *args: str) -> str:
+        """``git ARGS`` in the repository; its stdout, without the trailing newline."""
+        import git
+
+        try:
+            return str(self._repo.git.execute(["git", *args], strip_newline_in_stdout=False))
+        except git.GitCommandError as exc:
+            reason = str(exc.stderr or exc).strip().removeprefix("stderr:").strip(" '\n")
+            line = reason.splitlines()[0] if reason else "failed"
+            raise MemError(f"git {args[0]}: {line}") from None
+
+    def try_run(self, *args: str) -> str | None:
+        try:
+            return self.run(*args)
+        except MemError:
+            return None
+
+    # revisions
+
+    def is_shallow(self) -> bool:
+        return self.try_run("rev-parse", "--is-shallow-repository") == "true\n"
+
+    def has_commits(self) -> bool:
+        return self.try_run("rev-parse", "--verify", "-q", "HEAD^{commit}") is not None
+
+    def resolve(self, rev: str) -> str:
+        found = self.try_run("rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}")
+        if found is None:
+            hint = f" ({UNSHALLOW_HINT})" if self.is_shallow() else ""
+            raise MemError(f"unknown revision {rev!r}{hint}")
+        return found.strip()
+
+    def default_branch(self) -> str | None:
+        """origin/HEAD, else the pull request's base branch on CI, else main or master."""
+        import os
+
+        head = self.try_run("symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD")
+        names = [head.strip()] if head else []
+        base_ref = os.environ.get("GITHUB_BASE_REF")
+        if base_ref:
+            names.append(f"origin/{base_ref}")
+        names += ["origin/main", "origin/master", "main", "master"]
+        for name in names:
+            if name and self.try_run("rev-parse", "--verify", "-q", f"{name}^{{commit}}"):
+                return name
+        return None
+
+    def merge_base(self, a: str, b: str) -> str:
+        if self.is_shallow():
+            raise MemError(UNSHALLOW_HINT)
+        found = self.try_run("merge-base", a, b)
+        if not found:
+            raise MemError(f"{a} and {b} have no common history")
+        return found.strip()
+
+    def commit_time(self, sha: str) -> str:
+        from memcli import timeutil
+
+        stamp = self.run("show", "-s", "--format=%cI", sha).strip()
+        return timeutil.format_time(timeutil.parse_time(stamp))
+
+    def short(self, sha: str) -> str:
+        return self.run("rev-parse", "--short", sha).strip()
+
+    # trees and files
+
+    def changed(self, base: str, head: str | None, under: str = MEMORY) -> list[tuple[str, str]]:
+        """(status, path) of files under ``under`` that differ; ``head`` None: the working tree
+        (untracked files that are not ignored count as added)."""
+        args = ["diff", "--no-renames", "--name-status", "-z", base]
+        out = self.run(*args, *([head] if head else []), "--", under)
+        parts = [p for p in out.split("\0") if p]
+        found = [(parts[i][0], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+        if head is None:
+            found += [("A", path) for path in self.untracked(under)]
+        return sorted(set(found), key=lambda pair: pair[1])
+
+    def untracked(self, under: str = MEMORY) -> list[str]:
+        out = self.run("ls-files", "-z", "--others", "--exclude-standard", "--", under)
+        return [p for p in out.split("\0") if p]
+
+    def files(self, under: str = MEMORY) -> list[str]:
+        """Files that are or will be committed under ``under``: tracked plus untracked but not
+        ignored, as they stand in the working tree."""
+        out = self.run("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", under)
+        return sorted({p for p in out.split("\0") if p and (self.root / p).is_file()})
+
+    def grep_files(self, rev: str | None, pattern: str, under: str) -> list[str]:
+        """Files under ``under`` with a line matching ``pattern`` (extended regex), at a
+        revision or (``rev`` None) in the working tree, untracked files included."""
+        where = [rev] if rev else ["--untracked"]
+        out = self.try_run("grep", "-l", "-z", "-E", "-e", pattern, *where, "--", under)
+        prefix = f"{rev}:" if rev else ""
+        return sorted(p.removeprefix(prefix) for p in (out or "").split("\0") if p)
+
+    def blob(self, rev: str, path: str) -> str | None:
+        """A file's text at a revision; None when it is not there (or not text)."""
+        try:
+            data = self._repo.commit(rev).tree[path].data_stream.read()
+        except KeyError:
+            return None
+        except self._errors:
+            return None
+        if not isinstance(data, bytes):
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    # history
+
+    def log_file(self, path: str) -> list[Commit]:
+        """The commits that touched ``path``, newest first, following renames."""
+        fmt = "%x1e%H%x1f%an%x1f%aI%x1f%s"
+        out = self.try_run("log", "--follow", "-M", "--name-status", f"--format={fmt}", "--", path)
+        commits: list[Commit] = []
+        for record in (out or "").split("\x1e"):
+            if not record.strip():
+                continue
+            header, _, rest = record.partition("\n")
+            sha, author, date, subject = (header.split("\x1f") + ["", "", "", ""])[:4]
+            status, where = "M", path
+            for line in rest.splitlines():
+                fields = line.split("\t")
+                if len(fields) >= 2 and fields[0]:
+                    status, where = fields[0][0], fields[-1]
+            commits.append(Commit(sha, author, date, subject, status, where))
+        return commits
+
+    def last_commit(self, path: str) -> str | None:
+        out = self.try_run("log", "-1", "--format=%H", "--", path)
+        return out.strip() if out and out.strip() else None
+
+    def changed_since(self, sha: str) -> list[str]:
+        """Paths that changed after commit ``sha``: later commits and the working tree."""
+        out = self.run("diff", "--no-renames", "--name-only", "-z", sha)
+        found = {p for p in out.split("\0") if p}
+        untracked = self.run("ls-files", "-z", "--others", "--exclude-standard")
+        found.update(p for p in untracked.split("\0") if p)
+        return sorted(found)
+
+    def renamed_to(self, path: str) -> str | None:
+        """Where a file that is gone went: follows renames forward through history (and a
+        rename staged in the index); None when it was deleted or never committed."""
+        staged = self.try_run("diff", "--cached", "-M", "--name-status", "-z", "HEAD")
+        parts = [p for p in (staged or "").split("\0") if p]
+        i = 0
+        while i < len(parts):
+            step = 3 if parts[i][:1] in ("R", "C") else 2
+            if parts[i].startswith("R") and i + 2 < len(parts) and parts[i + 1] == path:
+                return parts[i + 2]
+            i += step
+        current, seen = path, {path}
+        while True:
+            gone = self.try_run(
+                "log", "-1", "--format=%H", "--diff-filter=D", "HEAD", "--", current
+            )
+            if not gone or not gone.strip():
+                return current if current != path else None
+            sha = gone.strip()
+            out = self.try_run("diff-tree", "-r", "-M", "--name-status", "-z", f"{sha}^", sha)
+            parts = [p for p in (out or "").split("\0") if p]
+            target = None
+            i = 0
+            while i < len(parts):
+                step = 3 if parts[i][:1] in ("R", "C") else 2
+                if parts[i].startswith("R") and i + 2 < len(parts) and parts[i + 1] == current:
+                    target = parts[i + 2]
+                i += step
+            if target is None or target in seen:
+                return None
+            seen.add(target)
+            current = target
+            if (self.root / current).exists():
+                return current
+
+    # configuration and merging
+
+    def config_get(self, key: str) -> str | None:
+        out = self.try_run("config", "--local", "--get", key)
+        return out.strip() if out else None
+
+    def config_set(self, key: str, value: str) -> None:
+        self.run("config", "--local", key, value)
+
+
+def merge_file(
+    ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str], marker_size: int = 7
+) -> tuple[str, bool]:
+    """git's own line-based three-way merge of three files: (merged text, had conflicts)."""
+    import git
+
+    args = ["git", "merge-file", "-p", f"--marker-size={marker_size}"]
+    for label in labels:
+        args += ["-L", label]
+    status, out, _err = git.Git().execute(
+        [*args, str(ours), str(base), str(theirs)],
+        with_extended_output=True,
+        with_exceptions=False,
+        strip_newline_in_stdout=False,
+    )
+    if status < 0 or status > 127:
+        raise MemError("git merge-file failed")
+    return str(out), status != 0

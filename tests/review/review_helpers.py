@@ -1,0 +1,106 @@
+"""Shared helpers of the review tests: a Typer app with the review commands, git, items."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.testing import CliRunner
+
+from memcli.cli import diff_cmd, history_cmd, merge_driver_cmd, prune_cmd
+from memcli.model import Item
+from memcli.paths import StorePaths
+from memcli.store import ItemStore
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+MEM = Path(sys.executable).parent / "mem"
+STAMP = "2026-01-05T10:00:00Z"
+PROJECT = "example.invalid/team/project"
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+app.command("diff")(diff_cmd.diff)
+app.command("prune")(prune_cmd.prune)
+app.command("merge-driver")(merge_driver_cmd.merge_driver)
+
+
+@app.command("log")
+def log(
+    item_id: Annotated[str, typer.Argument()],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    raise typer.Exit(history_cmd.run_history(item_id, as_json))
+
+
+runner = CliRunner()
+
+
+def mem(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), env=env)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def git(root: Path, *args: str, check: bool = True) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    }
+    result = subprocess.run(
+        ["git", *args], cwd=root, env=env, check=False, capture_output=True, text=True
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {result.stdout}{result.stderr}")
+    return result.stdout
+
+
+def commit(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+
+
+def save(
+    root: Path,
+    item_id: str,
+    title: str,
+    *,
+    kind: str = "pitfall",
+    body: str = "The fact, conclusion first.",
+    tags: tuple[str, ...] = (),
+    **fields: Any,
+) -> Item:
+    data: dict[str, Any] = {
+        "id": item_id,
+        "kind": kind,
+        "title": title,
+        "body": body,
+        "scope": {"project": PROJECT},
+        "created": STAMP,
+        "updated": STAMP,
+        "tags": list(tags),
+        "source": {"compactor": "manual", "version": "0.1.0"},
+        **fields,
+    }
+    item = Item.from_dict(data)
+    ItemStore(StorePaths(root)).save(item)
+    return item
+
+
+def driver_command() -> str:
+    """The venv's own `mem`; a shim with the same command while `mem` lacks merge-driver."""
+    probe = subprocess.run([str(MEM), "merge-driver", "--help"], capture_output=True, check=False)
+    if probe.returncode == 0:
+        return str(MEM)
+    shim = Path(__file__).resolve().parent / "driver_shim.py"
+    return f"'{sys.executable}' '{shim}'"
+
+
+def item_path(root: Path, item_id: str) -> Path:
+    return root / ".memory" / "items" / f"{item_id}.yaml"
