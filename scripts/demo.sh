@@ -69,6 +69,12 @@ run mem lint || echo "(exit $?)"
 run mem list
 rm .memory/items/broken0001.yaml
 
+step "mem diff / prune --check: memory in review and CI"
+git add -A && git -c user.name=demo -c user.email=demo@example.invalid commit -qm "memory"
+mem add --kind env --title "Python 3.11 is required" --body "Typer and the hooks need 3.11+." --tag python --expires 2020-01-01 >/dev/null
+run mem diff HEAD --format markdown
+run mem prune --check || echo "(exit $?: the expired item fails the check)"
+
 step "mem forget: a real deletion"
 run mem forget "$id"
 if grep -rq "Order tests need Postgres" .memory; then echo "STILL THERE"; exit 1; else echo "no file under .memory/ holds the item's text"; fi
