@@ -82,6 +82,18 @@ def compile(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]  # no
     return compiled
 
 
+_compiled: dict[tuple[str, int], object] = {}
+
+
+def cached(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]
+    """:func:`compile`, once per process for each pattern."""
+    key = (pattern, flags)
+    found = _compiled.get(key)
+    if found is None:
+        found = _compiled[key] = compile(pattern, flags)
+    return found
+
+
 def memo_get(name: str, inputs: object) -> object:
     """A value derived from ``inputs`` and stored by :func:`memo_put`, or None."""
     entry = _cache.get(("memo", name))

@@ -86,22 +86,12 @@ _SUMMARY_PASSED = r"\b\d+ passed\b"
 _CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
 _BLANK_RUN = r"\n{3,}"
 
-_patterns: dict[str, re.Pattern[str]] = {}
-
 
 def compiled(pattern: str) -> re.Pattern[str]:
-    """`pattern` compiled once per process, through `fastre` when that module is present."""
-    found = _patterns.get(pattern)
-    if found is None:
-        try:
-            from memcli.capture import fastre
-        except ImportError:  # pragma: no cover - fastre ships with the package
-            import re
+    """`pattern` compiled once per process, from fastre's cached code when it has it."""
+    from memcli.capture import fastre
 
-            found = re.compile(pattern)
-        else:
-            found = fastre.compile(pattern)
-        _patterns[pattern] = found
+    found: re.Pattern[str] = fastre.cached(pattern)
     return found
 
 

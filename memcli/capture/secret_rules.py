@@ -167,23 +167,14 @@ WEAK = ("key", "keys", "tokens", "secrets", "passwords", "apikeys", "sig")
 SCHEMES = _words("bearer basic token digest negotiate ntlm api-token apikey key")
 BUDGET = 50_000  # triggers handled per text: about a second of work at worst
 
-_patterns: dict[str, re.Pattern[str]] = {}
 _by_name: dict[str, re.Pattern[str]] = {}
 
 
 def compiled(pattern: str) -> re.Pattern[str]:
     """`pattern` compiled once per process, from fastre's cached code when it has it."""
-    found = _patterns.get(pattern)
-    if found is None:
-        try:
-            from memcli.capture import fastre
-        except ImportError:  # pragma: no cover - fastre ships with the package
-            import re
+    from memcli.capture import fastre
 
-            found = re.compile(pattern)
-        else:
-            found = fastre.compile(pattern)
-        _patterns[pattern] = found
+    found: re.Pattern[str] = fastre.cached(pattern)
     return found
 
 

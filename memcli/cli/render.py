@@ -14,13 +14,9 @@ def age(stamp: str) -> str:
         days = timeutil.age_days(stamp)
     except ValueError:
         return "?"
-    if days < 1 / 24:
-        return f"{max(int(days * 1440), 0)}m"
-    if days < 1:
-        return f"{int(days * 24)}h"
-    if days < 60:
-        return f"{int(days)}d"
-    return f"{int(days / 30)}mo"
+    from memcli.retrieval.context import age_text
+
+    return age_text(days)
 
 
 def plain_line(item: Item) -> str:
