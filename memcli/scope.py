@@ -20,28 +20,57 @@ def project_id(
     """The project's identity; None only when finding it would need git and git is barred."""
     root_text = os.fspath(root)
     url = remote_url(root_text)
+    first = root_identity(root_text, cache, allow_git=allow_git and not url)
     if url:
+        if allow_git and first is None:
+            root_identity(root_text, cache)  # cached now, for aliases() on the hook path
         return normalize_remote(url)
-    cached = _read_cache(os.fspath(cache))
-    if cached:
-        return cached
+    if first:
+        return first
     if not allow_git:
         return None
+    # No commit yet: nothing stable to name the project by except where it is, which at
+    # least never merges two checkouts that merely share a folder name.
+    return f"path:{os.path.realpath(root_text)}"
+
+
+def root_identity(
+    root: str | os.PathLike[str], cache: str | os.PathLike[str], *, allow_git: bool = True
+) -> str | None:
+    """``root:<sha>`` of the first commit, from the cache under ``local/`` or from git."""
+    cached = _read_cache(os.fspath(cache))
+    if cached or not allow_git:
+        return cached
     from pathlib import Path
 
     from memcli import gitlayer
 
-    first = gitlayer.root_commit(Path(root_text))
+    first = gitlayer.root_commit(Path(os.fspath(root)))
     if first is None:
-        # No commit yet: nothing stable to name the project by except where it is, which at
-        # least never merges two checkouts that merely share a folder name. Not cached.
-        return f"path:{os.path.realpath(root_text)}"
-    project = f"root:{first[:12]}"
+        return None
+    identity = f"root:{first[:12]}"
     if os.path.isdir(os.path.dirname(os.fspath(cache))):
         from memcli.atomic import write_text
 
-        write_text(Path(os.fspath(cache)), f'{{"project": "{project}"}}\n')
-    return project
+        write_text(Path(os.fspath(cache)), f'{{"root": "{identity}"}}\n')
+    return identity
+
+
+def aliases(root: str | os.PathLike[str], cache: str | os.PathLike[str]) -> frozenset[str]:
+    """Every identity this repository has had: its remote, its first commit, its folder.
+
+    Items keep the identity they were written under; a repository that gets its first commit
+    or a remote later must still find them. No git call: the root commit comes from the cache.
+    """
+    root_text = os.fspath(root)
+    names = {f"path:{os.path.realpath(root_text)}"}
+    url = remote_url(root_text)
+    if url:
+        names.add(normalize_remote(url))
+    first = _read_cache(os.fspath(cache))
+    if first:
+        names.add(first)
+    return frozenset(names)
 
 
 def _read_cache(path: str) -> str | None:
@@ -52,8 +81,10 @@ def _read_cache(path: str) -> str | None:
             data = fastjson.loads(handle.read())
     except (OSError, ValueError):
         return None
-    if isinstance(data, dict) and isinstance(data.get("project"), str):
-        return str(data["project"])
+    if isinstance(data, dict):
+        for key in ("root", "project"):  # "project": the name of the key before 0.1.0
+            if isinstance(data.get(key), str) and str(data[key]).startswith("root:"):
+                return str(data[key])
     return None
 
 

@@ -49,3 +49,13 @@ def repo(bare_repo: Path) -> Path:
 @pytest.fixture
 def memory(repo: Path) -> api.Memory:
     return api.Memory.open(repo)
+
+
+@pytest.fixture
+def bare_repo_no_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A git repository without any commit, as the current directory."""
+    root = tmp_path / "fresh"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    monkeypatch.chdir(root)
+    yield root

@@ -93,9 +93,13 @@ class QueryContext:
         half_life: float,
         now: float,
         hits: dict[str, int] | None = None,
+        aliases: frozenset[str] = frozenset(),
     ) -> None:
         self.paths = paths
         self.project = project  # None: every project
+        # Other names of the same project (its first commit, its folder, its remote), under
+        # which older items were written; they count as the project.
+        self.projects = frozenset({project, *aliases}) if project is not None else None
         self.branch = branch
         self.half_life = half_life
         self.now = now
@@ -120,6 +124,9 @@ class QueryContext:
         override = (settings.get("scope") or {}).get("project")
         current = str(override) if override else resolved["project"]
         wanted = None if all_projects else (project if project is not None else current or "")
+        same: frozenset[str] = frozenset()
+        if project is None and not override and not all_projects:
+            same = scope.aliases(paths.root, paths.scope_cache)
         return cls(
             paths=paths,
             project=wanted,
@@ -127,6 +134,7 @@ class QueryContext:
             half_life=half_life_days(settings),
             now=time.time() if now is None else now,
             hits=usage.hit_counts(paths),
+            aliases=same,
         )
 
     def keep_visible(
@@ -135,9 +143,9 @@ class QueryContext:
         """The entries of ``scores`` whose items are in scope, of ``kind``, not expired."""
         docs = index.docs
         kept = scores
-        if self.project is not None:
-            projects, wanted = docs["projects"], self.project
-            kept = {d: s for d, s in kept.items() if projects[d] == wanted}
+        if self.projects is not None:
+            projects, wanted = docs["projects"], self.projects
+            kept = {d: s for d, s in kept.items() if projects[d] in wanted}
         if kind is not None:
             kinds = docs["kinds"]
             kept = {d: s for d, s in kept.items() if kinds[d] == kind}

@@ -194,11 +194,11 @@ def _entries(
 def _visible(index: loader.LoadedIndex, ctx: context.QueryContext) -> set[int]:
     """Documents in scope, not expired, not superseded by another such document."""
     docs = index.docs
-    if ctx.project is None:
+    if ctx.projects is None:
         visible = set(range(index.count))
     else:
-        projects, wanted = docs["projects"], ctx.project
-        visible = {d for d, p in enumerate(projects) if p == wanted}
+        projects, wanted = docs["projects"], ctx.projects
+        visible = {d for d, p in enumerate(projects) if p in wanted}
     if index.header.get("expiring", True):
         expires, now = index.numbers["expires_ts"], ctx.now
         visible -= {d for d, e in enumerate(expires) if 0 < e <= now}

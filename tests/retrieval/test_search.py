@@ -169,3 +169,27 @@ def test_a_fresh_index_is_queried_without_heavy_imports(repo: Path, add_item: Ad
     assert not loaded & {"sklearn", "numpy", "scipy", "ruamel", "git", "typer", "rich"}
     assert "memcli.retrieval.index_builder" not in report["modules"]
     assert "memcli.store" not in report["modules"]
+
+
+def test_items_follow_the_repository_to_its_first_commit_and_its_remote(
+    bare_repo_no_commit: Path,
+) -> None:
+    """Items keep the identity they were written under; the repository keeps finding them."""
+    from memcli import api
+    from memcli.retrieval.search import search
+    from tests.conftest import git
+
+    root = bare_repo_no_commit
+    api.init(root)
+    memory = api.Memory.open(root)
+    memory.add("env", "Written before the first commit", "alpha")
+    git(root, "commit", "-q", "--allow-empty", "-m", "first")
+    api.Memory.open(root).add("env", "Written after the first commit", "alpha")
+    git(root, "remote", "add", "origin", "https://github.com/acme/shop.git")
+    api.Memory.open(root).add("env", "Written after the remote", "alpha")
+    titles = {hit.title for hit in search(root, "alpha written", limit=10)}
+    assert titles == {
+        "Written before the first commit",
+        "Written after the first commit",
+        "Written after the remote",
+    }
