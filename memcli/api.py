@@ -88,6 +88,14 @@ class Memory:
             self._settings = config.load(self.paths)
         return self._settings
 
+    def mask(self, text: str) -> str:
+        """Text as it may be written: secrets masked with the built-in and configured rules."""
+        from memcli.capture import masking
+
+        redaction = self.settings()["redaction"]
+        extra = [str(p) for p in redaction.get("extra_patterns") or []]
+        return masking.mask(text, extra, bool(redaction.get("mask_emails", True)))
+
     def scope(self) -> dict[str, str | None]:
         if self._scope is None:
             resolved = scope.resolve(self.root, self.paths.scope_cache)
@@ -163,8 +171,8 @@ class Memory:
         item = Item(
             id=self._fresh_id(),
             kind=kind,
-            title=title.strip(),
-            body=_clean_body(body),
+            title=self.mask(title.strip()),
+            body=self.mask(_clean_body(body)),
             scope=item_scope,
             created=stamp,
             updated=stamp,
@@ -195,9 +203,9 @@ class Memory:
             elif name == "anchors":
                 value = [self._anchor(a) for a in value]
             elif name == "body":
-                value = _clean_body(value)
+                value = self.mask(_clean_body(value))
             elif name == "title":
-                value = value.strip()
+                value = self.mask(value.strip())
             data[name] = value
         data["updated"] = timeutil.now()
         edited = self._from_data(data, self.store.display(self.store.path_of(item.id)))
@@ -222,6 +230,7 @@ class Memory:
         if data["id"] != original.id:
             raise MemError(f"{shown}:{doc.line_of('id')}: id: cannot be changed")
         data["updated"] = timeutil.now()
+        data["title"], data["body"] = self.mask(data["title"]), self.mask(data["body"])
         item = Item.from_dict(data)
         from memcli import atomic
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,7 +70,7 @@ def import_jsonl(memory: Memory, path: Path) -> ImportResult:
         if not line.strip():
             continue
         where = f"{path}:{number}"
-        item, renamed, dated = _item(line, where, default_project, stamp)
+        item, renamed, dated = _item(line, where, default_project, stamp, memory.mask)
         result.renamed += renamed
         if item.id in items:
             first = items[item.id][0]
@@ -86,7 +87,9 @@ def import_jsonl(memory: Memory, path: Path) -> ImportResult:
     return result
 
 
-def _item(line: str, where: str, default_project: str, stamp: str) -> tuple[Item, int, bool]:
+def _item(
+    line: str, where: str, default_project: str, stamp: str, mask: Callable[[str], str]
+) -> tuple[Item, int, bool]:
     """The item of one line, how many ids were replaced (0 or 1), whether it was dated."""
     try:
         data = json.loads(line)
@@ -104,8 +107,8 @@ def _item(line: str, where: str, default_project: str, stamp: str) -> tuple[Item
     created = given_time or stamp
     record: dict[str, Any] = {
         "kind": data.get("kind"),
-        "title": text.title_of(title, model.TITLE_MAX) if title else "",
-        "body": body,
+        "title": text.title_of(mask(title), model.TITLE_MAX) if title else "",
+        "body": mask(body),
         "tags": model.normalize_tags(_tags(data.get("tags"), where)),
         "scope": {"project": project},
         "importance": data.get("importance", 0.5),

@@ -212,3 +212,20 @@ def test_internal_errors_exit_3_without_traceback(
     monkeypatch.delenv("MEM_DEBUG", raising=False)
     code, _, err = mem("list")
     assert code == 3 and "internal error: kaboom" in err and "Traceback" not in err
+
+
+def test_add_edit_and_import_mask_secrets_before_writing(repo: Path, tmp_path: Path) -> None:
+    token = "ghp_" + "Zx9" * 12
+    code, out, _ = mem(
+        "add", "--kind", "env", "--title", f"token {token}", "--json",
+        "--body", "postgresql://shop:s3cr3t-Passw0rd@localhost:5432/shop",
+    )  # fmt: skip
+    item = json.loads(out)
+    assert code == 0 and token not in out and "s3cr3t" not in out
+    assert item["body"] == "postgresql://shop:[REDACTED]@localhost:5432/shop"
+    mem("edit", str(item["id"]), "--body", f"export GITHUB_TOKEN={token}")
+    source = tmp_path / "items.jsonl"
+    source.write_text(json.dumps({"kind": "env", "title": "t", "body": f"key {token}"}) + "\n")
+    assert mem("import", "--format", "jsonl", str(source))[0] == 0
+    for path in (repo / ".memory" / "items").glob("*.yaml"):
+        assert token not in path.read_text() and "s3cr3t" not in path.read_text()
