@@ -27,6 +27,8 @@ def main() -> int:
         fast = fastpath.run(argv[0], argv[1:])
         if fast is not None:
             return fast
+        if argv[0] != "search" and not {"--help", "-h"} & set(argv):
+            return fastpath.refuse(argv[0], argv[1:])
     from memcli.cli.app import run as run_cli
 
     return run_cli(argv)

@@ -33,8 +33,13 @@ def forget(memory: Memory, item: Item) -> ForgetResult:
     if index_dir.is_dir():
         shutil.rmtree(index_dir)
         removed.append(index_dir)
+    pool = local / "compact" / "pool.json"  # the compactor's cache of the store: rebuilt
+    if pool.is_file():
+        pool.unlink()
+        removed.append(pool)
     needles = _needles(item)
     scrubbed = [p for p in _local_text_files(local) if _scrub(p, needles)]
+    scrubbed += [p for p in _session_files(memory) if _scrub_session(p, item, needles)]
     hint = ""
     if tracked:
         relative = memory.store.display(path)
@@ -54,6 +59,40 @@ def _needles(item: Item) -> list[str]:
             needles.append(ref.rsplit("#", 1)[1])
     body_lines = [line.strip() for line in item.body.splitlines() if len(line.strip()) >= 20]
     return [n for n in needles + body_lines if n]
+
+
+def _session_files(memory: Memory) -> list[Path]:
+    folder = memory.paths.sessions
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def _scrub_session(path: Path, item: Item, needles: list[str]) -> bool:
+    """Take the item out of a session summary: its id from lists, text naming it replaced."""
+    from memcli import yamlio
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    if not any(n in text for n in needles):
+        return False
+    doc, problem = yamlio.parse(text, str(path))
+    if doc is None or problem is not None:
+        return False
+
+    def clean(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [clean(v) for v in value if v != item.id]
+        if isinstance(value, str) and any(n in value for n in needles):
+            return "[forgotten]"
+        return value
+
+    data = clean(doc.plain())
+    assert isinstance(data, dict)
+    atomic.write_text(path, yamlio.render(data, doc, tuple(data)))
+    return True
 
 
 def _local_text_files(local: Path) -> list[Path]:

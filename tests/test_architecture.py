@@ -126,3 +126,17 @@ def test_capture_imports_nothing_heavy(repo: Path) -> None:
     assert "memcli" in loaded
     heavy = {"typer", "rich", "click", "git", "ruamel", "numpy", "sklearn", "scipy"}
     assert not loaded & heavy, loaded & heavy
+
+
+def test_hook_commands_fail_open_on_arguments_they_cannot_parse(repo: Path) -> None:
+    for args in (["index", "--bogus"], ["recall", "--bogus"], ["index", "--format", "bogus"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "memcli", *args], capture_output=True, text=True, input=""
+        )
+        assert result.returncode == 0 and result.stdout == "", args
+    strict = subprocess.run(
+        [sys.executable, "-m", "memcli", "index", "--bogus", "--strict"],
+        capture_output=True,
+        text=True,
+    )
+    assert strict.returncode == 2 and "mem index --help" in strict.stderr

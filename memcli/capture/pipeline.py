@@ -19,6 +19,7 @@ from memcli.defaults import DEFAULTS
 from memcli.gitfiles import find_repo_root
 
 _CONTENT_KEYS = ("content", "contents", "file_text", "text", "new_content", "originalFile")
+_PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file")
 _FILE_TOOLS = ("Read", "Write", "NotebookRead", "NotebookEdit", "read_file", "write_file")
 
 
@@ -204,6 +205,11 @@ def _without_contents(value: object, denied: bool, event: dict[str, object]) -> 
             k: v for k, v in value.items() if k not in ("tool_response", "toolResult", "output")
         }
         kept["tool_response"] = "[omitted: a file matching capture.deny_globs]"
+        for key in ("tool_input", "toolArgs"):  # an edit's old and new text is content too
+            if isinstance(value.get(key), dict):
+                kept[key] = {
+                    k: v for k, v in value[key].items() if k in _PATH_KEYS and isinstance(v, str)
+                }
         return walk(kept)
     return walk(value)
 
@@ -244,7 +250,7 @@ def _write(
     buffer.append(buffer_path, fastjson.dumps(observation), limit, stamp)
 
 
-def log(path: str, reason: str) -> None:
+def log(path: str, reason: str, command: str = "capture") -> None:
     """Append one line to ``local/mem.log``; a failure to log is itself ignored."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     try:
@@ -252,7 +258,7 @@ def log(path: str, reason: str) -> None:
         if os.path.exists(path) and os.path.getsize(path) > 1_000_000:
             os.replace(path, path + ".1")
         with open(path, "a", encoding="utf-8") as handle:
-            handle.write(f"{stamp} capture: {reason}\n")
+            handle.write(f"{stamp} {command}: {reason}\n")
     except OSError:
         pass
 

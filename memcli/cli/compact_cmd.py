@@ -26,6 +26,23 @@ def _session_from_hook() -> str | None:
     return None
 
 
+def _detach(session: str | None) -> None:
+    """Start the background compaction; a hook command, so never an error exit."""
+    from memcli import compact as compaction
+    from memcli.errors import MemError
+
+    try:
+        memory = open_memory()
+    except MemError:
+        return  # no repository or no .memory/ here: nothing to compact
+    try:
+        compaction.spawn_detached(memory, [session] if session else None)
+    except Exception as exc:  # noqa: BLE001 - a hook must never break the session
+        from memcli.capture import pipeline
+
+        pipeline.log(str(memory.paths.log), f"compact: {type(exc).__name__}: {exc}", "compact")
+
+
 @handle_errors
 def compact(
     session: Annotated[str | None, typer.Option(help="Compact this session only.")] = None,
@@ -36,18 +53,24 @@ def compact(
         bool, typer.Option(help="Return at once; compact in a background process.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was done as JSON.")] = False,
+    agent: Annotated[
+        str | None,
+        typer.Option(help="The assistant whose session-end hook runs this (its payload's keys)."),
+    ] = None,
 ) -> None:
-    """Compact sessions into items (default: the hook payload's session, else every pending one)."""
+    """Compact sessions into items (default: the hook payload's session, else every pending one).
+
+    With --detach this is the session-end hook: it fails open (exit 0, nothing on stdout, the
+    reason in .memory/local/mem.log) and prints nothing when it starts the background work.
+    """
     from memcli import compact as compaction
 
-    memory = open_memory()
     if session is None and not all_sessions:
         session = _session_from_hook()
     if detach:
-        pid = compaction.spawn_detached(memory, [session] if session else None)
-        if not as_json:
-            typer.echo(f"compacting in the background (pid {pid}); see .memory/local/mem.log")
+        _detach(session)
         return
+    memory = open_memory()
     results = (
         [compaction.compact_session(memory, session)] if session else compaction.compact_all(memory)
     )

@@ -66,6 +66,16 @@ def parse(command: str, args: list[str]) -> dict[str, object] | None:
     return options
 
 
+def refuse(command: str, args: list[str]) -> int:
+    """Arguments a hook command cannot parse: it still fails open (exit 0, reason logged),
+    because an exit 2 from a prompt hook would block the user's prompt."""
+    from memcli.cli import retrieval_cmds as cmds
+    from memcli.errors import MemError
+
+    problem = MemError(f"cannot parse the arguments {' '.join(args)!r}; see `mem {command} --help`")
+    return cmds.hook_failed(command, problem, "--strict" in args)
+
+
 def run(command: str, args: list[str]) -> int | None:
     options = parse(command, args)
     if options is None:
@@ -83,11 +93,12 @@ def run(command: str, args: list[str]) -> int | None:
     positional = options["positional"]
     assert isinstance(positional, list)
     if command == "search":
+        limit = number("--limit")
         if len(positional) != 1:
             return None
         return cmds.run_search(
             positional[0],
-            limit=number("--limit") or 10,
+            limit=10 if limit is None else limit,
             kind=text("--kind"),
             project=text("--project"),
             all_projects=bool(options.get("--all-projects")),

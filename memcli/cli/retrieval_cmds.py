@@ -18,6 +18,7 @@ from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError
 from memcli.paths import StorePaths, find_repo_root
 
 FORMATS = ("text", "json", "claude")
+AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot")
 
 
 def store_root() -> Path:
@@ -80,6 +81,8 @@ def run_index(
             raise MemError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
         if budget is not None and budget < 1:
             raise MemError("--budget: must be 1 or more")
+        if agent is not None and agent not in AGENTS:
+            raise MemError(f"--agent: {agent!r} is not one of {', '.join(AGENTS)}")
         from memcli.retrieval import layer1
 
         root = store_root()
@@ -98,7 +101,7 @@ def run_index(
             sys.stdout.write(out.rstrip("\n") + "\n")
         return 0
     except Exception as exc:  # noqa: BLE001 - a hook must never break the session
-        return _hook_failed("index", exc, strict)
+        return hook_failed("index", exc, strict)
 
 
 def run_recall(budget: int | None = None, agent: str | None = None, strict: bool = False) -> int:
@@ -122,7 +125,7 @@ def run_recall(budget: int | None = None, agent: str | None = None, strict: bool
                 sys.stdout.write(layer1.hook_json("UserPromptSubmit", text) + "\n")
         return 0
     except Exception as exc:  # noqa: BLE001 - a hook must never break the session
-        return _hook_failed("recall", exc, strict)
+        return hook_failed("recall", exc, strict)
 
 
 def _prompt_from_stdin() -> str:
@@ -154,16 +157,18 @@ def _compact_stale_sessions(root: Path) -> None:
         compact.spawn_detached(Memory(root), stale)
 
 
-def _hook_failed(command: str, exc: Exception, strict: bool) -> int:
+def hook_failed(command: str, exc: Exception, strict: bool) -> int:
     reason = exc.message if isinstance(exc, MemError) else f"{type(exc).__name__}: {exc}"
     if strict:
         code = exc.exit_code if isinstance(exc, MemError) else EXIT_INTERNAL
         return error(reason, code)
+    if sys.stderr.isatty():  # a person typed it: say why, still exit 0 as hooks do
+        sys.stderr.write(f"mem {command}: {reason}\n")
     root = find_repo_root()
     if root is not None and StorePaths(root).memory.is_dir():
         from memcli.capture import pipeline
 
-        pipeline.log(str(StorePaths(root).log), f"{command}: {reason}"[:500])
+        pipeline.log(str(StorePaths(root).log), reason[:500], command)
     return 0
 
 

@@ -256,3 +256,16 @@ def test_arbitrary_json_never_crashes_nor_writes_a_planted_secret(
     payload.setdefault("hook_event_name", "PostToolUse")
     assert run_in_process(json.dumps(payload).encode(), monkeypatch, capsys) == 0
     assert PLANTED not in memory_text(shared_repo())
+
+
+def test_an_edit_of_a_denied_file_keeps_only_its_path(repo: Path) -> None:
+    payload = {
+        "session_id": "deny",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": "/x/.env.local", "old_string": "X=1", "new_string": "Q_zq9"},
+        "tool_response": {"success": True},
+    }
+    assert capture(json.dumps(payload).encode(), "--strict").returncode == 0
+    text = memory_text(repo)
+    assert ".env.local" in text and "Q_zq9" not in text and "X=1" not in text

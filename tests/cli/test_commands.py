@@ -229,3 +229,16 @@ def test_add_edit_and_import_mask_secrets_before_writing(repo: Path, tmp_path: P
     assert mem("import", "--format", "jsonl", str(source))[0] == 0
     for path in (repo / ".memory" / "items").glob("*.yaml"):
         assert token not in path.read_text() and "s3cr3t" not in path.read_text()
+
+
+def test_forget_takes_the_item_out_of_session_summaries(repo: Path) -> None:
+    item = add()
+    summary = repo / ".memory" / "sessions" / "s1.yaml"
+    summary.write_text(
+        "session: s1\n# kept comment\n"
+        f"outcome: 'Found it: {item['title']}'\nitems:\n  - {item['id']}\n  - other12345\n"
+    )
+    assert mem("forget", str(item["id"]))[0] == 0
+    text = summary.read_text()
+    assert str(item["id"]) not in text and str(item["title"]) not in text
+    assert "other12345" in text and "# kept comment" in text
