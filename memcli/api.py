@@ -146,7 +146,19 @@ class Memory:
         usage.record_use(self.paths, list(item_ids))
 
     def lint(self) -> list[Problem]:
-        return self.store.lint()
+        """Every problem in the item files, and in config.yaml."""
+        problems = self.store.lint()
+        try:
+            config.load(self.paths)
+        except MemError as exc:
+            where, _, rest = exc.message.partition(": ")
+            path, _, line = where.rpartition(":")
+            field, _, message = rest.partition(": ")
+            if line.isdigit():
+                problems.insert(0, Problem(path, int(line), field, message or rest))
+            else:
+                problems.insert(0, Problem(where, 1, "(config)", rest))
+        return problems
 
     # writing
 
@@ -253,7 +265,7 @@ class Memory:
         summary = summarize(items)
         summary["store_bytes"] = self.store.size_bytes()
         summary["files"] = len(self.store.files())
-        summary["broken_files"] = len(self.warnings)
+        summary["broken_files"] = len({problem.path for problem in self.warnings})
         summary["sessions"] = (
             len(list(self.paths.sessions.glob("*.yaml"))) if self.paths.sessions.is_dir() else 0
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 from memcli.defaults import DEFAULTS
@@ -17,20 +18,53 @@ from memcli.errors import MemError
 from memcli.paths import StorePaths
 
 
-def merge(defaults: dict[str, Any], overrides: dict[str, Any], where: str) -> dict[str, Any]:
+def merge(
+    defaults: dict[str, Any],
+    overrides: dict[str, Any],
+    where: str,
+    line_of: Callable[[tuple[str, ...]], int] = lambda _keys: 1,
+    prefix: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """``overrides`` over ``defaults``; an unknown key or a value of the wrong type is a
+    MemError naming ``where`` (the file), the line and the setting."""
     merged = copy.deepcopy(defaults)
     for key, value in overrides.items():
+        keys = (*prefix, str(key))
+        name = ".".join(keys)
+
+        def fail(problem: str, keys: tuple[str, ...] = keys, name: str = name) -> MemError:
+            return MemError(f"{where}:{line_of(keys)}: {name}: {problem}")
+
         if key not in defaults:
-            raise MemError(f"{where}: unknown setting {key!r}")
-        if isinstance(defaults[key], dict):
+            raise fail("unknown setting")
+        default = defaults[key]
+        if isinstance(default, dict):
             if value is None:
                 continue
             if not isinstance(value, dict):
-                raise MemError(f"{where}: {key} must be a mapping")
-            merged[key] = merge(defaults[key], value, f"{where}: {key}")
-        else:
-            merged[key] = value
+                raise fail("must be a mapping")
+            merged[key] = merge(default, value, where, line_of, keys)
+            continue
+        problem = _type_problem(default, value)
+        if problem:
+            raise fail(problem)
+        merged[key] = value
     return merged
+
+
+def _type_problem(default: Any, value: Any) -> str:
+    """Why ``value`` cannot stand where ``default`` stands; empty when it can."""
+    if isinstance(default, bool):
+        return "" if isinstance(value, bool) else "must be true or false"
+    if isinstance(default, int | float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+        return "" if ok else "must be a number above 0"
+    if isinstance(default, list):
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return "" if ok else "must be a list of text"
+    if default is None or isinstance(default, str):
+        return "" if value is None or isinstance(value, str) else "must be text or null"
+    return ""
 
 
 def load(paths: StorePaths) -> dict[str, Any]:
@@ -47,9 +81,16 @@ def load(paths: StorePaths) -> dict[str, Any]:
         data = doc.plain() or {}
         if not isinstance(data, dict):
             raise MemError(f"{paths.config}:1: expected a mapping of settings")
-        settings = merge(DEFAULTS, data, str(paths.config))
+        settings = merge(DEFAULTS, data, _display(paths), doc.line_of_path)
     _refresh_cache(paths, settings)
     return settings
+
+
+def _display(paths: StorePaths) -> str:
+    try:
+        return str(paths.config.relative_to(paths.root))
+    except ValueError:
+        return str(paths.config)
 
 
 def _refresh_cache(paths: StorePaths, settings: dict[str, Any]) -> None:

@@ -96,7 +96,10 @@ class ItemStore:
             if len(matches) > 1:
                 shown = ", ".join(matches[:5])
                 raise MemError(f"item id prefix {id_or_prefix!r} is ambiguous: {shown}")
-        raise MemError(f"no item with id {id_or_prefix!r} in {self.display(self.paths.items)}")
+        hint = " (a prefix needs 4 or more characters)" if len(id_or_prefix) < 4 else ""
+        raise MemError(
+            f"no item with id {id_or_prefix!r} in {self.display(self.paths.items)}{hint}"
+        )
 
     def get(self, id_or_prefix: str) -> Item:
         item_id = self.resolve_id(id_or_prefix)

@@ -45,6 +45,20 @@ class Document:
                 return 1
         return 1
 
+    def line_of_path(self, keys: tuple[str, ...]) -> int:
+        """1-based line of a nested key such as ``("capture", "head_lines")``; else the
+        line of the deepest parent found, else 1."""
+        node, line = self.tree, 1
+        for key in keys:
+            if not (isinstance(node, CommentedMap) and key in node):
+                break
+            try:
+                line = int(node.lc.key(key)[0]) + 1
+            except (KeyError, TypeError, AttributeError):
+                break
+            node = node[key]
+        return line
+
     def plain(self) -> Any:
         return to_plain(self.tree)
 

@@ -63,7 +63,10 @@ def _run_editor(text: str) -> str:
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder) / "item.yaml"
         scratch.write_text(text, encoding="utf-8")
-        result = subprocess.run([*shlex.split(editor), str(scratch)], check=False)
+        try:
+            result = subprocess.run([*shlex.split(editor), str(scratch)], check=False)
+        except OSError as exc:
+            raise MemError(f"$EDITOR: cannot run {editor!r} ({exc.strerror})") from None
         if result.returncode != 0:
             raise MemError(f"$EDITOR exited with {result.returncode}; the item is unchanged")
         return scratch.read_text(encoding="utf-8")

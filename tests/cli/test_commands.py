@@ -242,3 +242,23 @@ def test_forget_takes_the_item_out_of_session_summaries(repo: Path) -> None:
     text = summary.read_text()
     assert str(item["id"]) not in text and str(item["title"]) not in text
     assert "other12345" in text and "# kept comment" in text
+
+
+def test_lint_checks_config_yaml_with_file_line_and_setting(repo: Path) -> None:
+    config = repo / ".memory" / "config.yaml"
+    config.write_text(config.read_text().replace("index_tokens: 400", "index_tokens: lots"))
+    code, out, _ = mem("lint")
+    line = config.read_text().splitlines().index("  index_tokens: lots") + 1
+    assert code == 1
+    assert out.startswith(f".memory/config.yaml:{line}: budgets.index_tokens: must be a number")
+    config.write_text(config.read_text().replace("index_tokens: lots", "index_tokens: 300"))
+    config.write_text(config.read_text() + "colour: blue\n")
+    code, out, _ = mem("lint")
+    assert code == 1 and "colour: unknown setting" in out
+
+
+def test_a_missing_editor_is_a_usage_error(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    item = add()
+    monkeypatch.setenv("EDITOR", "/nonexistent/editor")
+    code, _, err = mem("edit", str(item["id"]))
+    assert code == 2 and "$EDITOR" in err
