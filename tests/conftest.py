@@ -12,7 +12,9 @@ import pytest
 from memcli import api
 
 
-def git(root: Path, *args: str) -> str:
+def git(root: Path, *args: str, check: bool = True) -> str:
+    """Run git in ``root`` with a fixed identity; a failure (unless ``check`` is off) is an
+    AssertionError that shows git's output."""
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "Test",
@@ -21,8 +23,10 @@ def git(root: Path, *args: str) -> str:
         "GIT_COMMITTER_EMAIL": "test@example.invalid",
     }
     result = subprocess.run(
-        ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
+        ["git", *args], cwd=root, env=env, check=False, capture_output=True, text=True
     )
+    if check and result.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {result.stdout}{result.stderr}")
     return result.stdout
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from memcli.cli import diff_cmd, history_cmd, merge_driver_cmd, prune_cmd
 from memcli.model import Item
 from memcli.paths import StorePaths
 from memcli.store import ItemStore
+from tests.conftest import git as git  # noqa: F401 - shared with the review tests
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MEM = Path(sys.executable).parent / "mem"
@@ -43,22 +43,6 @@ def mem(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result.exit_code, result.stdout, result.stderr
-
-
-def git(root: Path, *args: str, check: bool = True) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "Test",
-        "GIT_AUTHOR_EMAIL": "test@example.invalid",
-        "GIT_COMMITTER_NAME": "Test",
-        "GIT_COMMITTER_EMAIL": "test@example.invalid",
-    }
-    result = subprocess.run(
-        ["git", *args], cwd=root, env=env, check=False, capture_output=True, text=True
-    )
-    if check and result.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed: {result.stdout}{result.stderr}")
-    return result.stdout
 
 
 def commit(root: Path, message: str) -> None:
