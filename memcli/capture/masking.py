@@ -40,6 +40,7 @@ from memcli.capture.secret_values import (
     digits,
     dummy,
     looks_random,
+    prose_spans,
     repeats,
     secret_value,
     tier,
@@ -363,6 +364,7 @@ def mask(text: str, extra_patterns: Sequence[str] = (), mask_emails: bool = True
         spans: list[_Span] = []
         if text:
             _scan(text, spans, mask_emails)
+            spans += [(start, end, REDACTED) for start, end in prose_spans(text)]
         for pattern in extra:
             found = pattern.finditer(text)
             spans += [(m.start(), m.end(), REDACTED) for m in found if m.end() > m.start()]

@@ -15,6 +15,7 @@ from memcli.capture.secret_rules import (
     STRONG_EQ,
     STRONG_KEYS,
     WEAK,
+    compiled,
     rule,
 )
 
@@ -131,3 +132,26 @@ def secret_value(value: str, tier: int, quote: str, loose: bool, key: str) -> bo
     if quote:
         return not (quote == "`" and " " in value)  # `cat secret.txt` runs a command
     return value.lower() not in LITERALS and (loose or digits(value) or ref is None)
+
+
+# "the password is hunter2", "token was s3cr3t-x": prose around a secret, no = or : to anchor
+# the keyword rules. Only a value with a letter and a digit or symbol counts, so that
+# "the password is required" stays as it is.
+PROSE = (
+    r"(?i)\b(?:pass(?:word|phrase|wd)?|secret|token|api[ _-]?key|credentials?)"
+    r"[ \t]+(?:is|was|are|were|reads|set to)[ \t]+[\"'`]?(?P<s>[^\s\"'`,;]{6,128})"
+)
+
+
+def prose_spans(text: str) -> list[tuple[int, int]]:
+    """Where a secret stands after "password is" and the like."""
+    if "is" not in text and "was" not in text and "set to" not in text and "re" not in text:
+        return []
+    found = []
+    for match in compiled(PROSE).finditer(text):
+        value = match.group("s").rstrip(".")
+        has_letter = any(c.isalpha() for c in value)
+        has_other = any(c.isdigit() or not c.isalnum() for c in value)
+        if has_letter and has_other and "[REDACTED]" not in value and "[EMAIL]" not in value:
+            found.append((match.start("s"), match.start("s") + len(value)))
+    return found

@@ -426,3 +426,17 @@ def test_mask_never_raises_and_is_idempotent(text: str, emails: bool) -> None:
 def test_mask_obj_is_idempotent_on_nested_payloads(obj: object) -> None:
     once = mask_obj(obj)
     assert mask_obj(once) == once
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The DB password is s3cr3t-Passw0rd and", "The DB password is [REDACTED] and"),
+        ("my password was hunter2.", "my password was [REDACTED]."),
+        ("the API key is AKIA1234", "the API key is [REDACTED]"),
+        ("password is required", "password is required"),
+        ("the secret is that it works", "the secret is that it works"),
+    ],
+)
+def test_secrets_in_prose_are_masked(text: str, expected: str) -> None:
+    assert mask(text) == expected
