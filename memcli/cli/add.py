@@ -40,6 +40,10 @@ def add(
     branch: Annotated[
         bool, typer.Option(help="File the item under the current branch only.")
     ] = False,
+    user: Annotated[
+        bool,
+        typer.Option("--user", help="Write to the user-level store (cross-project conventions)."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the new item as JSON.")] = False,
 ) -> None:
     """Add a memory item."""
@@ -49,7 +53,12 @@ def add(
         body = sys.stdin.read()
     if not body.strip():
         raise MemError("--body: must not be empty")
-    memory = open_memory()
+    if user:
+        from memcli import userstore
+
+        memory = userstore.open_memory()
+    else:
+        memory = open_memory()
     item = memory.add(
         kind,
         title,

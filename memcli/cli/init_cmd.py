@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from memcli import api
@@ -9,8 +11,27 @@ from memcli.cli.common import handle_errors
 
 
 @handle_errors
-def init() -> None:
+def init(
+    user: Annotated[
+        bool, typer.Option("--user", help="Create the user-level store of conventions instead.")
+    ] = False,
+) -> None:
     """Create .memory/ from the template (idempotent: never overwrites your edits)."""
+    if user:
+        from memcli import userstore
+
+        made = userstore.init()
+        where = userstore.home() / ".memory"
+        typer.echo(
+            f"user store {where}: "
+            + (
+                f"{len(made)} files and folders created"
+                if made
+                else "already initialised; nothing changed"
+            )
+        )
+        typer.echo("repositories use it when their config.yaml sets scope.user_store: true")
+        return
     result = api.init()
     memory_dir = result.root / ".memory"
     if result.created:

@@ -51,9 +51,11 @@ def run_search(
     if limit < 1:
         return error("--limit: must be 1 or more", EXIT_USAGE)
     try:
+        root = store_root()
         outcome = search_outcome(
-            store_root(), query, limit, kind=kind, project=project, all_projects=all_projects
+            root, query, limit, kind=kind, project=project, all_projects=all_projects
         )
+        _add_user_store(root, outcome, query, limit, kind, project)
     except MemError as exc:
         return error(exc.message, exc.exit_code)
     for problem in outcome.problems:
@@ -65,6 +67,22 @@ def run_search(
 
     render.print_search(query, outcome.results, outcome.candidates)
     return 0
+
+
+def _add_user_store(
+    root: Path, outcome: Any, query: str, limit: int, kind: str | None, project: str | None
+) -> None:
+    """Fold in the user-level store's hits when this repository opted in to it."""
+    from memcli import userstore
+    from memcli.retrieval import context
+    from memcli.retrieval.search import search_outcome
+
+    if project is not None or not userstore.enabled(context.load_settings(StorePaths(root))):
+        return
+    extra = search_outcome(userstore.home(), query, limit, kind=kind, all_projects=True)
+    merged = sorted([*outcome.results, *extra.results], key=lambda r: -r.score)
+    outcome.results = merged[:limit]
+    outcome.candidates += extra.candidates
 
 
 def run_index(

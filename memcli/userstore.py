@@ -1,0 +1,66 @@
+"""The opt-in user-level store: conventions that hold across all of a person's projects.
+
+It lives outside every repository (``$MEM_USER_HOME``, else ``$XDG_DATA_HOME/mem``, else
+``~/.local/share/mem``) with the same layout as a project's ``.memory/``, and its items are
+filed under the project ``user``. A repository sees it only when its ``config.yaml`` says
+``scope.user_store: true``: memory never crosses projects unless the user opts in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from memcli.paths import StorePaths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memcli.api import Memory
+
+PROJECT = "user"
+
+
+def home() -> Path:
+    configured = os.environ.get("MEM_USER_HOME")
+    if configured:
+        return Path(configured).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return Path(data) / "mem"
+
+
+def exists() -> bool:
+    return StorePaths(home()).memory.is_dir()
+
+
+def init() -> list[Path]:
+    """Create the user store (idempotent); its config files everything under ``user``."""
+    from memcli import atomic, template
+
+    paths = StorePaths(home())
+    created = template.copy_missing(paths.memory)
+    paths.local.mkdir(parents=True, exist_ok=True)
+    if paths.config in created:
+        text = paths.config.read_text(encoding="utf-8")
+        atomic.write_text(paths.config, text.replace("  project: null", f"  project: {PROJECT}", 1))
+    if not paths.scope_cache.exists():
+        # Not a git repository: name it here so that nothing ever asks git about it.
+        atomic.write_text(paths.scope_cache, json.dumps({"root": f"root:{PROJECT}"}) + "\n")
+    return created
+
+
+def open_memory() -> Memory:
+    """The user store as a :class:`memcli.api.Memory`; a MemError when it does not exist."""
+    from memcli.api import Memory
+    from memcli.errors import MemError
+
+    if not exists():
+        raise MemError(f"no user store at {home() / '.memory'} (run `mem init --user` first)")
+    return Memory(home())
+
+
+def enabled(settings: dict[str, object]) -> bool:
+    scope = settings.get("scope")
+    return isinstance(scope, dict) and bool(scope.get("user_store")) and exists()
