@@ -20,11 +20,11 @@ def project_id(
     """The project's identity; None only when finding it would need git and git is barred."""
     root_text = os.fspath(root)
     url = remote_url(root_text)
-    first = root_identity(root_text, cache, allow_git=allow_git and not url)
     if url:
-        if allow_git and first is None:
-            root_identity(root_text, cache)  # cached now, for aliases() on the hook path
+        # No git here: this runs on every query. Items written before the remote was added
+        # carry the root identity, which was cached when it was computed (see aliases()).
         return normalize_remote(url)
+    first = root_identity(root_text, cache, allow_git=allow_git)
     if first:
         return first
     if not allow_git:
