@@ -193,3 +193,19 @@ def test_items_follow_the_repository_to_its_first_commit_and_its_remote(
         "Written after the first commit",
         "Written after the remote",
     }
+
+
+def test_a_repository_with_a_remote_is_queried_without_git(repo: Path, add_item: AddItem) -> None:
+    from tests.conftest import git
+
+    git(repo, "remote", "add", "origin", "git@github.com:acme/shop.git")
+    item = add_item("Tests need Postgres on port 5433")
+    age_files(repo)
+    index_builder.build(StorePaths(repo))
+    (repo / ".memory" / "local" / "scope.json").unlink()  # as in a fresh clone
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(repo)], capture_output=True, text=True, check=True
+    )
+    report = json.loads(result.stdout)
+    assert report["hits"] == [item.id]
+    assert "git" not in {name.split(".")[0] for name in report["modules"]}
