@@ -262,3 +262,13 @@ def test_a_missing_editor_is_a_usage_error(repo: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("EDITOR", "/nonexistent/editor")
     code, _, err = mem("edit", str(item["id"]))
     assert code == 2 and "$EDITOR" in err
+
+
+def test_compact_detach_is_a_quiet_fail_open_hook(
+    bare_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payload = json.dumps({"hook_event_name": "SessionEnd", "session_id": "s1"})
+    for where in (bare_repo, tmp_path):  # no .memory/, then not even a repository
+        monkeypatch.chdir(where)
+        result = runner.invoke(app, ["compact", "--detach", "--agent", "gemini"], input=payload)
+        assert result.exit_code == 0 and result.stdout == ""
