@@ -230,6 +230,8 @@ class Memory:
 
         original = self.get(item_id)
         path = self.store.path_of(original.id)
+        if path.read_text(encoding="utf-8") == text:
+            return original  # nothing edited: nothing written, `updated` stays
         shown = self.store.display(path)
         doc, problem = yamlio.parse(text, shown)
         if problem is not None:

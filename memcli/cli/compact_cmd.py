@@ -96,6 +96,9 @@ def compact(
         if r.skipped:
             typer.echo(f"{r.session}: skipped ({r.skipped})")
             continue
+        if not r.consumed and not r.added and not r.updated:
+            typer.echo(f"{r.session}: no pending observations")
+            continue
         typer.echo(
             f"{r.session}: {r.consumed} observations -> {len(r.added)} added, "
             f"{len(r.updated)} updated, {len(r.superseded)} superseded ({r.compactor})"

@@ -48,7 +48,11 @@ def edit(
     else:
         item_id = memory.store.resolve_id(item_id)
         path = memory.store.path_of(item_id)
-        edited = _run_editor(path.read_text(encoding="utf-8"))
+        before = path.read_text(encoding="utf-8")
+        edited = _run_editor(before)
+        if edited == before:
+            typer.echo(f"no changes to {item_id}")
+            return
         item = memory.edit_text(item_id, edited)
     if as_json:
         print_json(item.to_dict())

@@ -32,8 +32,12 @@ def merge_driver(
     """Merge two edits of one memory item field by field: tags and evidence united, the newer
     body, the higher importance. Exit 1, with conflict markers, when both sides changed another
     field differently."""
+    from memcli.errors import MemError
     from memcli.review.merge_driver import merge_files
 
+    for name, given in (("BASE", ancestor), ("OURS", current), ("THEIRS", other)):
+        if not given.is_file():
+            raise MemError(f"{name}: {given}: no such file")
     conflicts = merge_files(ancestor, current, other, path, marker_size)
     if conflicts:
         where = f" in {path}" if path else ""

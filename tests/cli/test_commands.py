@@ -272,3 +272,14 @@ def test_compact_detach_is_a_quiet_fail_open_hook(
         monkeypatch.chdir(where)
         result = runner.invoke(app, ["compact", "--detach", "--agent", "gemini"], input=payload)
         assert result.exit_code == 0 and result.stdout == ""
+
+
+def test_an_editor_that_changes_nothing_leaves_the_item_alone(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    item = add()
+    path = repo / ".memory" / "items" / f"{item['id']}.yaml"
+    before = path.read_text()
+    monkeypatch.setenv("EDITOR", "true")
+    code, out, _ = mem("edit", str(item["id"]))
+    assert code == 0 and "no changes" in out and path.read_text() == before
