@@ -396,6 +396,7 @@ def uninstall(agent: str, scope: str, root: Path, home: Path) -> InstallResult:
             path.unlink()
         except OSError as exc:
             raise MemError(f"{path}: cannot remove: {exc.strerror or exc}") from exc
+        _remove_empty_folders(path.parent)
         return InstallResult(path, 0, removed, changed=True, deleted=True)
     _write(path, doc, _indent(text))
     return InstallResult(path, 0, removed, changed=True)
@@ -418,3 +419,14 @@ def status(agent: str, scope: str, root: Path, home: Path) -> HookStatus:
     present = sum(1 for item in wanted if item in found)
     other = sum(1 for item in found if item not in wanted)
     return HookStatus(path, doc is not None, len(specs), present, other)
+
+
+def _remove_empty_folders(folder: Path) -> None:
+    """The settings folders install created (``.gemini/``, ``.github/hooks/``), once empty."""
+    for candidate in (folder, folder.parent):
+        if not (candidate.name.startswith(".") or candidate.name == "hooks"):
+            return
+        try:
+            candidate.rmdir()  # only ever removes an empty folder
+        except OSError:
+            return

@@ -486,3 +486,14 @@ def test_core_module_imports_no_cli_libraries() -> None:
         cwd=Path(__file__).resolve().parents[1],
     )
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini", "cursor", "copilot"])
+def test_uninstall_leaves_no_empty_folders_behind(agent: str, tmp_path: Path) -> None:
+    root, home = tmp_path / "repo", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    (root / "keep.txt").write_text("x")
+    hooks.install(agent, "project", root, home)
+    hooks.uninstall(agent, "project", root, home)
+    assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]
