@@ -20,7 +20,7 @@ from typing import Any
 from memcli import __version__, config, ids, model, scope, timeutil
 from memcli.errors import MemError
 from memcli.model import Item, Problem
-from memcli.paths import StorePaths, find_repo_root
+from memcli.paths import StorePaths, require_repo, require_store
 from memcli.store import ItemStore, summarize
 
 
@@ -43,7 +43,7 @@ def init(start: Path | None = None) -> InitResult:
     """Create ``.memory/`` from the template; files that exist are never overwritten."""
     from memcli import template
 
-    root = _repo_root(start)
+    root = require_repo(start)
     paths = StorePaths(root)
     created = template.copy_missing(paths.memory)
     paths.local.mkdir(exist_ok=True)
@@ -55,14 +55,6 @@ def init(start: Path | None = None) -> InitResult:
     if ".gitattributes" in register_merge_driver(root):
         created.append(root / ".gitattributes")
     return InitResult(root, created)
-
-
-def _repo_root(start: Path | None) -> Path:
-    root = find_repo_root(start)
-    if root is None:
-        where = (start or Path.cwd()).resolve()
-        raise MemError(f"not inside a git repository: {where} (run `git init` first)")
-    return root
 
 
 class Memory:
@@ -78,10 +70,7 @@ class Memory:
 
     @classmethod
     def open(cls, start: Path | None = None) -> Memory:
-        root = _repo_root(start)
-        if not StorePaths(root).memory.is_dir():
-            raise MemError(f"no .memory/ in {root} (run `mem init` first)")
-        return cls(root)
+        return cls(require_store(start))
 
     def settings(self) -> dict[str, Any]:
         if self._settings is None:
@@ -120,22 +109,16 @@ class Memory:
 
     def evidence(self, item: Item) -> list[dict[str, Any]]:
         """Layer 3: each evidence entry with the raw observation it points to, if still kept."""
-        from memcli.capture import fastjson
+        from memcli.capture import buffer
 
         found: list[dict[str, Any]] = []
         for entry in item.evidence:
-            ref = entry.get("ref", "")
             raw: Any = None
-            file_name, _, obs_id = ref.partition("#")
+            file_name, _, obs_id = entry.get("ref", "").partition("#")
             path = self.paths.local / file_name
-            if obs_id and path.is_file() and path.resolve().is_relative_to(self.paths.local):
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    for line in handle:
-                        if obs_id in line:
-                            record = fastjson.loads(line)
-                            if isinstance(record, dict) and record.get("id") == obs_id:
-                                raw = record.get("payload")
-                                break
+            if obs_id and path.resolve().is_relative_to(self.paths.local.resolve()):
+                records = buffer.raw_records(str(path), {obs_id})
+                raw = records[0].get("payload") if records else None
             found.append({**entry, "raw": raw})
         return found
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memcli import gitfiles
+from memcli.errors import MemError
 
 MEMORY_DIR = ".memory"
 
@@ -16,6 +17,23 @@ def find_repo_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above `start` holding `.git` (a folder, or a file in worktrees)."""
     found = gitfiles.find_repo_root(str(start or Path.cwd()))
     return Path(found) if found else None
+
+
+def require_repo(start: Path | None = None) -> Path:
+    """The repository root around ``start``; a MemError (exit 2) outside a repository."""
+    root = find_repo_root(start)
+    if root is None:
+        where = (start or Path.cwd()).resolve()
+        raise MemError(f"not inside a git repository: {where} (run `git init` first)")
+    return root
+
+
+def require_store(start: Path | None = None) -> Path:
+    """The root of a repository that has a ``.memory/``; a MemError (exit 2) otherwise."""
+    root = require_repo(start)
+    if not (root / MEMORY_DIR).is_dir():
+        raise MemError(f"no .memory/ in {root} (run `mem init` first)")
+    return root
 
 
 class StorePaths:

@@ -100,16 +100,18 @@ def pending_counts(paths: StorePaths) -> dict[str, int]:
     if not paths.buffers.is_dir():
         return counts
     for path in sorted(paths.buffers.glob("*.jsonl")):
-        session = None
-        count = 0
         with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                try:
-                    record = fastjson.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and "note" not in record:
-                    count += 1
-                    session = session or record.get("session")
-        counts[str(session or path.stem)] = count
+            observations = [r for r in fastjson.records(handle) if "note" not in r]
+        session = next((r["session"] for r in observations if r.get("session")), None)
+        counts[str(session or path.stem)] = len(observations)
     return counts
+
+
+def raw_records(path: str, ids: set[str]) -> list[dict[str, object]]:
+    """The raw records (``local/raw/<session>.jsonl``) of the observations ``ids``."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = [line for line in handle if any(i in line for i in ids)]
+    except OSError:
+        return []
+    return [r for r in fastjson.records(lines) if r.get("id") in ids]

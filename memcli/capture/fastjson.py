@@ -14,6 +14,12 @@ except ImportError:  # pragma: no cover - every CPython we support has it
     _json = None  # type: ignore[assignment]
 
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+
 class DecodeError(ValueError):
     """The text is not one JSON document."""
 
@@ -51,6 +57,20 @@ def loads(text: str) -> object:
     if end != len(stripped):
         return _std_loads(stripped)
     return value
+
+
+def records(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
+    """The JSON objects among ``lines`` (a JSONL file's); bad or torn lines are skipped."""
+    found: list[dict[str, Any]] = []
+    for line in lines:
+        text = line.decode("utf-8", errors="replace") if isinstance(line, bytes) else line
+        try:
+            value = loads(text)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+    return found
 
 
 def dumps(value: object) -> str:

@@ -15,19 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError
-from memcli.paths import StorePaths, find_repo_root
+from memcli.paths import StorePaths, find_repo_root, require_store
 
 FORMATS = ("text", "json", "claude")
 AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot")
-
-
-def store_root() -> Path:
-    root = find_repo_root()
-    if root is None:
-        raise MemError(f"not inside a git repository: {Path.cwd()} (run `git init` first)")
-    if not StorePaths(root).memory.is_dir():
-        raise MemError(f"no .memory/ in {root} (run `mem init` first)")
-    return root
 
 
 def error(message: str, code: int) -> int:
@@ -51,7 +42,7 @@ def run_search(
     if limit < 1:
         return error("--limit: must be 1 or more", EXIT_USAGE)
     try:
-        root = store_root()
+        root = require_store()
         outcome = search_outcome(
             root, query, limit, kind=kind, project=project, all_projects=all_projects
         )
@@ -103,7 +94,7 @@ def run_index(
             raise MemError(f"--agent: {agent!r} is not one of {', '.join(AGENTS)}")
         from memcli.retrieval import layer1
 
-        root = store_root()
+        root = require_store()
         _compact_stale_sessions(root)
         layer = layer1.layer1_index(root, budget, project=project, all_projects=all_projects)
         hook_text = layer.text if layer.entries else ""  # nothing to inject: stay silent
@@ -127,7 +118,7 @@ def run_recall(budget: int | None = None, agent: str | None = None, strict: bool
     try:
         from memcli.retrieval import context, layer1
 
-        root = store_root()
+        root = require_store()
         settings = context.load_settings(StorePaths(root))
         recall_settings = settings.get("recall")
         if not (isinstance(recall_settings, dict) and recall_settings.get("enabled")):
@@ -194,7 +185,7 @@ def run_reindex() -> int:
     from memcli.retrieval.search import reindex
 
     try:
-        report = reindex(store_root(), force=True)
+        report = reindex(require_store(), force=True)
     except MemError as exc:
         return error(exc.message, exc.exit_code)
     sys.stdout.write(f"indexed {report.documents} items in {report.seconds:.2f} s\n")
@@ -207,7 +198,7 @@ def run_log(limit: int = 20, as_json: bool = False) -> int:
     from memcli.retrieval import usage
 
     try:
-        receipts = usage.read_receipts(StorePaths(store_root()), limit)
+        receipts = usage.read_receipts(StorePaths(require_store()), limit)
     except MemError as exc:
         return error(exc.message, exc.exit_code)
     if as_json or not sys.stdout.isatty():

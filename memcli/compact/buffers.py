@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli import atomic
-from memcli.capture import buffer
+from memcli.capture import buffer, fastjson
 from memcli.errors import MemError
 from memcli.paths import StorePaths
 
@@ -60,15 +60,7 @@ def read(path: Path) -> list[dict[str, Any]]:
     except FileNotFoundError:
         return []
     end = data.rfind(b"\n")
-    records: list[dict[str, Any]] = []
-    for line in data[: end + 1].splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
-            records.append(record)
-    return records
+    return fastjson.records(data[: end + 1].splitlines())
 
 
 def consume(path: Path, ids: set[str]) -> int:

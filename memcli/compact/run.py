@@ -8,7 +8,6 @@ no-ops, so each item exists once.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memcli.capture import buffer
 from memcli.compact import buffers, merge, rules, session, summarizer, text
 from memcli.compact.drafts import Draft
 from memcli.compact.observations import Obs, from_records
@@ -220,29 +220,11 @@ def _edit_hints(
             if obs_id and file_name.startswith("raw/") and "/" not in file_name[4:]:
                 wanted.setdefault(file_name, set()).add(obs_id)
     for file_name, ids in wanted.items():
-        for record in _raw_records(local / file_name, ids):
+        for record in buffer.raw_records(str(local / file_name), ids):
             hint = _hint(record.get("payload"))
             if hint:
                 hints[str(record["id"])] = hint
     return hints
-
-
-def _raw_records(path: Path, ids: set[str]) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                if not any(i in line for i in ids):
-                    continue
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and record.get("id") in ids:
-                    found.append(record)
-    except OSError:
-        pass
-    return found
 
 
 def _hint(payload: object) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli import timeutil
+from memcli.capture import fastjson
 from memcli.paths import StorePaths
 
 # Tool arguments in the assistants' payloads (Claude Code/Codex/Gemini, Copilot, Cursor).
@@ -87,15 +88,7 @@ def _jsonl(path: Path) -> list[dict[str, Any]]:
         data = path.read_bytes()
     except OSError:
         return []
-    records: list[dict[str, Any]] = []
-    for line in data.splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue  # a torn last line, or a line another process is writing
-        if isinstance(record, dict):
-            records.append(record)
-    return records
+    return fastjson.records(data.splitlines())  # skips a torn last line
 
 
 def _as_text(value: object) -> str:

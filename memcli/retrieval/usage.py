@@ -20,6 +20,7 @@ import json
 import os
 import time
 
+from memcli.capture import fastjson
 from memcli.paths import StorePaths
 
 # Names for the type checker only: `typing` and `dataclasses` cost milliseconds to import on
@@ -139,12 +140,4 @@ def read_receipts(paths: StorePaths, limit: int = 20) -> list[dict[str, Any]]:
             lines = handle.readlines()
     except OSError:
         return []
-    out: list[dict[str, Any]] = []
-    for line in lines[-limit:] if limit > 0 else []:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
-            out.append(record)
-    return out
+    return fastjson.records(lines[-limit:] if limit > 0 else [])
