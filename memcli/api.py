@@ -130,7 +130,10 @@ class Memory:
 
     def lint(self) -> list[Problem]:
         """Every problem in the item files, and in config.yaml."""
-        problems = self.store.lint()
+        return self.config_problems() + self.store.lint()
+
+    def config_problems(self) -> list[Problem]:
+        """What is wrong with config.yaml: a broken or mistyped setting, a named command."""
         try:
             config.load(self.paths)
         except MemError as exc:
@@ -138,10 +141,9 @@ class Memory:
             path, _, line = where.rpartition(":")
             field, _, message = rest.partition(": ")
             if line.isdigit():
-                problems.insert(0, Problem(path, int(line), field, message or rest))
-            else:
-                problems.insert(0, Problem(where, 1, "(config)", rest))
-        return problems
+                return [Problem(path, int(line), field, message or rest)]
+            return [Problem(where, 1, "(config)", rest)]
+        return config.untrusted_settings(self.paths)
 
     # writing
 

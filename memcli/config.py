@@ -15,7 +15,12 @@ from typing import Any
 
 from memcli.defaults import DEFAULTS
 from memcli.errors import MemError
+from memcli.model import Problem
 from memcli.paths import StorePaths
+
+# Settings a committed config may not carry: each names a command to run. They are read
+# from the user's own config only (memcli.userconfig).
+COMMAND_SETTINGS: tuple[tuple[str, str], ...] = (("compact", "summarizer"),)
 
 
 def merge(
@@ -82,8 +87,40 @@ def load(paths: StorePaths) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise MemError(f"{paths.config}:1: expected a mapping of settings")
         settings = merge(DEFAULTS, data, _display(paths), doc.line_of_path)
+        # A committed config never names a command; the user's own config does (userconfig).
+        for section, key in COMMAND_SETTINGS:
+            settings[section][key] = None
     _refresh_cache(paths, settings)
     return settings
+
+
+def untrusted_settings(paths: StorePaths) -> list[Problem]:
+    """Settings in the committed config.yaml that name a command: mem ignores them, and
+    `mem lint` and `mem prune --check` fail on them (a stranger's pull request may add one)."""
+    if not paths.config.is_file():
+        return []
+    from memcli import yamlio
+
+    doc, problem = yamlio.read(paths.config)
+    if doc is None or problem is not None:
+        return []  # reported by load()
+    data = doc.plain()
+    if not isinstance(data, dict):
+        return []
+    problems = []
+    for section, key in COMMAND_SETTINGS:
+        block = data.get(section)
+        if isinstance(block, dict) and block.get(key) not in (None, ""):
+            problems.append(
+                Problem(
+                    _display(paths),
+                    doc.line_of_path((section, key)),
+                    f"{section}.{key}",
+                    "a committed config may not name a command (ignored); set it in your "
+                    "user config ($MEM_CONFIG or ~/.config/mem/config.yaml) instead",
+                )
+            )
+    return problems
 
 
 def _display(paths: StorePaths) -> str:

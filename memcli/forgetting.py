@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memcli import atomic
+from memcli import atomic, untrusted
 from memcli.model import Item
 
 if TYPE_CHECKING:
@@ -71,8 +71,8 @@ def _scrub_session(path: Path, item: Item, needles: list[str]) -> bool:
     from memcli import yamlio
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
+        text = untrusted.read_text(path)
+    except untrusted.Unreadable:
         return False
     if not any(n in text for n in needles):
         return False

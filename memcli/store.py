@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from memcli import atomic, ids, model
+from memcli import atomic, ids, model, untrusted
 from memcli.errors import MemError
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths
@@ -24,8 +24,8 @@ class ItemStore:
         self.paths = paths
 
     def files(self) -> list[Path]:
-        if not self.paths.items.is_dir():
-            return []
+        if untrusted.is_link(self.paths.items) or not self.paths.items.is_dir():
+            return []  # a linked items/ is never followed; lint() reports it
         return sorted(
             p
             for p in self.paths.items.iterdir()
@@ -76,7 +76,14 @@ class ItemStore:
         for path in self.files():
             if path.suffix == ".yml":
                 problems.append(Problem(self.display(path), 1, "(file)", "use the .yaml suffix"))
-        return problems
+        return self.layout_problems() + problems
+
+    def layout_problems(self) -> list[Problem]:
+        """A symlinked ``items/`` folder: mem never follows it (it could point anywhere)."""
+        if untrusted.is_link(self.paths.items):
+            reason = "a symlink (mem never follows links under .memory/)"
+            return [Problem(self.display(self.paths.items), 1, "(file)", reason)]
+        return []
 
     def path_of(self, item_id: str) -> Path:
         if not ids.is_valid(item_id):

@@ -14,11 +14,29 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
-from memcli import timeutil
+from memcli import timeutil, untrusted
 from memcli.model import Problem
+
+# Items and settings are a few levels deep; a committed file nested deeper is hostile.
+MAX_DEPTH = 32
+
+
+class _NoAliasComposer(Composer):
+    """Refuses anchors and aliases: mem's files never need them, and an alias bomb of a
+    kilobyte expands to gigabytes in whoever walks the tree (untrusted input)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise ComposerError(
+                None, None, "anchors and aliases (& and *) are not allowed", event.start_mark
+            )
+        return super().compose_node(parent, index)
 
 
 def _yaml() -> YAML:
@@ -26,6 +44,8 @@ def _yaml() -> YAML:
     yaml.width = 1_000_000  # never re-wrap a long line
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.preserve_quotes = True
+    yaml.Composer = _NoAliasComposer
+    yaml.max_depth = MAX_DEPTH
     return yaml
 
 
@@ -64,7 +84,11 @@ class Document:
 
 
 def parse(text: str, path: str) -> tuple[Document | None, Problem | None]:
-    """Parse YAML text; a syntax error becomes a Problem that names its line."""
+    """Parse YAML text; a syntax error, an alias, deep nesting or an oversized text becomes a
+    Problem that names its line."""
+    if len(text) > untrusted.MAX_FILE_BYTES:
+        limit = f"{untrusted.MAX_FILE_BYTES:,}"
+        return None, Problem(path, 1, "(file)", f"larger than the {limit}-byte limit")
     try:
         tree = _yaml().load(text)
     except MarkedYAMLError as exc:
@@ -74,14 +98,17 @@ def parse(text: str, path: str) -> tuple[Document | None, Problem | None]:
         return None, Problem(path, line, "(yaml)", reason)
     except YAMLError as exc:
         return None, Problem(path, 1, "(yaml)", str(exc).splitlines()[0])
+    except RecursionError:
+        return None, Problem(path, 1, "(yaml)", f"nested deeper than {MAX_DEPTH} levels")
     return Document(tree), None
 
 
 def read(path: Path) -> tuple[Document | None, Problem | None]:
+    """Parse a file, read as untrusted input (no symlinks, size-capped)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        return None, Problem(str(path), 1, "(file)", f"not UTF-8 text ({exc.reason})")
+        text = untrusted.read_text(path)
+    except untrusted.Unreadable as exc:
+        return None, Problem(str(path), 1, "(file)", str(exc))
     return parse(text, str(path))
 
 

@@ -30,6 +30,18 @@ def git(root: Path, *args: str, check: bool = True) -> str:
     return result.stdout
 
 
+@pytest.fixture(autouse=True)
+def isolated_user_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test reads the developer's own ~/.config/mem/config.yaml."""
+    saved = os.environ.get("MEM_CONFIG")
+    os.environ["MEM_CONFIG"] = str(tmp_path_factory.mktemp("user") / "config.yaml")
+    yield
+    if saved is None:
+        os.environ.pop("MEM_CONFIG", None)
+    else:
+        os.environ["MEM_CONFIG"] = saved
+
+
 @pytest.fixture
 def bare_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A git repository with one commit and no .memory/, as the current directory."""

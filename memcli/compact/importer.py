@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli import __version__, ids, model, timeutil
+from memcli import __version__, ids, model, timeutil, untrusted
 from memcli.compact import fastyaml, text
 from memcli.errors import MemError
 from memcli.model import Item
@@ -190,8 +190,8 @@ def _write(
         if earlier is not None:
             item.created, item.updated = earlier.created, earlier.updated
     try:
-        current = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        current = untrusted.read_text(path)
+    except untrusted.Unreadable:
         current = ""
     if current == fastyaml.render(item.to_dict()):
         result.unchanged += 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memcli import atomic
+from memcli import atomic, untrusted
 from memcli.compact import text
 from memcli.compact.drafts import Draft
 from memcli.model import Item
@@ -120,8 +120,8 @@ def _scan(folder: Path) -> list[os.DirEntry[str]]:
 
 def _summarise(path: Path) -> list[str] | None:
     try:
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        raw = untrusted.read_text(path)
+    except untrusted.Unreadable:
         return None
     kind = _KIND.search(raw)
     project = _PROJECT.search(raw)

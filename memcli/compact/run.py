@@ -15,11 +15,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memcli import untrusted
 from memcli.capture import buffer
 from memcli.compact import buffers, merge, rules, session, summarizer, text
 from memcli.compact.drafts import Draft
 from memcli.compact.observations import Obs, from_records
 from memcli.errors import MemError
+from memcli.paths import StorePaths
 
 if TYPE_CHECKING:
     from memcli.api import Memory
@@ -96,7 +98,6 @@ def spawn_detached(memory: Memory, sessions: Sequence[str] | None = None) -> int
 def detached_main(argv: list[str]) -> int:
     """Entry point of :func:`spawn_detached`'s process: never raises, logs instead."""
     from memcli.api import Memory
-    from memcli.paths import StorePaths
 
     if not argv:
         return 2
@@ -155,11 +156,11 @@ def compact_observations(
     )
     settings = memory.settings()
     compactor, drafts = "rules", None
-    command = settings["compact"].get("summarizer")
+    user_compact = _user_compact_settings(paths)
+    command = user_compact.get("summarizer")
     if command:
-        drafts = summarizer.summarize(
-            paths, str(command), float(settings["compact"]["timeout_seconds"]), analysis, ctx
-        )
+        timeout = float(user_compact["timeout_seconds"])
+        drafts = summarizer.summarize(paths, str(command), timeout, analysis, ctx)
         compactor = "summarizer" if drafts is not None else "rules"
     if drafts is None:
         drafts = rules.compact(analysis, ctx)
@@ -192,14 +193,28 @@ def compact_observations(
     )
 
 
+def _user_compact_settings(paths: StorePaths) -> dict[str, Any]:
+    """The summarizer settings, from the user's own config only: a committed config never
+    names a command (see docs/security.md). A broken user config means the rules, logged."""
+    from memcli import userconfig
+
+    try:
+        return dict(userconfig.load()["compact"])
+    except MemError as exc:
+        buffers.log(paths, f"user config ignored ({exc}); using the rules")
+        return {"summarizer": None}
+
+
 def _instruction_texts(root: Path) -> list[str]:
     texts = []
     for name in text.INSTRUCTION_FILES:
         try:
-            with open(root / name, encoding="utf-8", errors="replace") as handle:
-                texts.append(handle.read(MAX_INSTRUCTION_BYTES))
-        except OSError:
+            data = untrusted.read_bytes(
+                root / name, MAX_INSTRUCTION_BYTES, follow=True, truncate=True
+            )
+        except untrusted.Unreadable:
             continue
+        texts.append(data.decode("utf-8", "replace"))
     return texts
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memcli import __version__, atomic
+from memcli import __version__, atomic, untrusted
 from memcli.compact import text
 from memcli.compact.observations import Obs
 from memcli.compact.rules import Analysis
@@ -121,7 +121,10 @@ def write(paths: StorePaths, stem: str, state: dict[str, Any]) -> Path:
     if path.is_file():
         existing, _problem = yamlio.read(path)
     text_out = yamlio.render(data, existing, ORDER)
-    if path.is_file() and path.read_text(encoding="utf-8") == text_out:
-        return path
+    try:
+        if untrusted.read_text(path) == text_out:
+            return path
+    except untrusted.Unreadable:
+        pass
     atomic.write_text(path, text_out)
     return path

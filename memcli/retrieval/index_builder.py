@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memcli import timeutil
+from memcli import timeutil, untrusted
 from memcli.errors import MemError
 from memcli.model import Item
 from memcli.paths import StorePaths
@@ -188,8 +188,8 @@ def build(paths: StorePaths, *, force: bool = False) -> BuildReport:
             hashes.append(old[2])
             continue
         try:
-            data = Path(items_dir, name).read_bytes()
-        except OSError:
+            data = untrusted.read_bytes(Path(items_dir, name))
+        except untrusted.Unreadable:
             data = b""
         report.hashed += 1
         hashes.append(content_hash(data))

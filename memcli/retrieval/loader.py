@@ -51,6 +51,8 @@ def index_dir(paths: StorePaths) -> str:
 def scan_items(items_dir: str) -> tuple[list[str], list[int], list[int]]:
     """Names, mtimes (ns) and sizes of the item files, sorted by name (as the store lists them)."""
     found: list[tuple[str, int, int]] = []
+    if os.path.islink(items_dir):
+        return [], [], []  # never followed out of the repository; `mem lint` reports it
     try:
         with os.scandir(items_dir) as entries:
             for entry in entries:
@@ -58,7 +60,7 @@ def scan_items(items_dir: str) -> tuple[list[str], list[int], list[int]]:
                 if name.startswith(".") or not name.endswith(ITEM_SUFFIXES):
                     continue
                 try:
-                    if not entry.is_file():
+                    if not entry.is_file(follow_symlinks=False):
                         continue
                     st = entry.stat()
                 except OSError:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memcli import timeutil
+from memcli import timeutil, untrusted
 from memcli.errors import MemError
 from memcli.model import Item
 from memcli.review import contradiction, fields
@@ -191,8 +191,8 @@ def _read(repo: GitRepo, side: Side, path: str) -> str | None:
     if side.sha is not None:
         return repo.blob(side.sha, path)
     try:
-        return (repo.root / path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return untrusted.read_text(repo.root / path)
+    except untrusted.Unreadable:
         return None
 
 

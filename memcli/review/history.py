@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memcli import ids
+from memcli import ids, untrusted
 from memcli.errors import MemError
 from memcli.review import fields
 from memcli.review.fields import FieldChange
@@ -94,8 +94,8 @@ def item_history(root: Path, id_or_prefix: str) -> list[Version]:
 
 def _working(root: Path, path: str) -> str | None:
     try:
-        return (root / path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return untrusted.read_text(root / path)
+    except untrusted.Unreadable:
         return None
 
 

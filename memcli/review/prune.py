@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli import timeutil
+from memcli import timeutil, untrusted
 from memcli.compact import merge
 from memcli.model import Item, Problem
 from memcli.review import contradiction, secretscan, similar
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 STALE_TAG = "stale"
 ERROR, WARNING = "error", "warning"
 DEFAULTS = {"unused_days": 180, "archive": False}
+CODE_READ_BYTES = 8_000_000
 
 
 @dataclass
@@ -98,6 +99,7 @@ def check(memory: Memory, now: str | None = None) -> Report:
     report = Report()
     stamp = now or timeutil.now()
     items, problems = _load(memory)
+    problems = memory.config_problems() + problems
     for problem in problems:
         message = f"{problem.field}: {problem.message}"
         report.findings.append(Finding("lint", ERROR, problem.path, problem.line, message))
@@ -150,13 +152,13 @@ def _load(memory: Memory) -> tuple[list[Item], list[Problem]]:
     for path in store.files():
         if path.suffix == ".yml":
             problems.append(Problem(store.display(path), 1, "(file)", "use the .yaml suffix"))
-    return items, problems
+    return items, store.layout_problems() + problems
 
 
 def _line(path: Path, key: str) -> int:
     """The line of a top-level key, by a text scan (a YAML parse per finding is too slow)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
+        with open(path, encoding="utf-8", errors="replace") as handle:  # a parsed item: bounded
             for number, line in enumerate(handle, 1):
                 if line.startswith(f"{key}:"):
                     return number
@@ -270,8 +272,11 @@ def _anchors(memory: Memory, repo: GitRepo, items: list[Item], report: Report) -
 
 def _has_symbol(path: Path, symbol: str) -> bool:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        # An anchored source file may be big or a link; read a bounded prefix of a regular file.
+        text = untrusted.read_text(
+            path, CODE_READ_BYTES, follow=True, truncate=True, errors="replace"
+        )
+    except untrusted.Unreadable:
         return True
     return symbol.replace("::", ".").rsplit(".", 1)[-1] in text
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memcli import untrusted
 from memcli.capture import masking
 
 # What a masked span starts with (or what precedes it), and the name it gets in a report.
@@ -124,8 +125,8 @@ def scan_files(
     leaks: list[Leak] = []
     for path in paths:
         try:
-            text = (root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = untrusted.read_text(root / path)
+        except untrusted.Unreadable:
             continue  # not text: nothing mem wrote
         leaks += scan_text(text, path, extra, emails)
     return leaks

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,14 +16,20 @@ from memcli.compact import buffers, compact_session, summarizer
 SCRIPT = Path(__file__).resolve().parent / "fake_summarizer.py"
 
 
+@pytest.fixture(autouse=True)
+def user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's own config (the summarizer is never read from the committed one)."""
+    path = tmp_path / "user-config.yaml"
+    monkeypatch.setenv("MEM_CONFIG", str(path))
+    return path
+
+
 def configure(
     repo: Path, mode: str, timeout: float = 20, counter: Path | None = None
 ) -> api.Memory:
-    config = repo / ".memory" / "config.yaml"
     command = f"{sys.executable} {SCRIPT} {mode}" + (f" {counter}" if counter else "")
-    text = config.read_text().replace("summarizer: null", f"summarizer: '{command}'")
-    text = text.replace("timeout_seconds: 120", f"timeout_seconds: {timeout}")
-    config.write_text(text)
+    user_config = Path(os.environ["MEM_CONFIG"])
+    user_config.write_text(f"compact:\n  summarizer: '{command}'\n  timeout_seconds: {timeout}\n")
     return api.Memory.open(repo)
 
 

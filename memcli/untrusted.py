@@ -1,0 +1,86 @@
+"""Reading committed files, which are untrusted input (see docs/security.md).
+
+Anything under ``.memory/`` may come from a stranger's pull request. A file is read only when
+it is a regular file reached without a symlink, and only up to a size cap, so that a link to
+``/dev/zero``, a FIFO or a 64 MB item cannot hang or exhaust a command. The checks happen on
+the opened descriptor (``O_NOFOLLOW``, ``fstat``), so a swap between check and read is caught.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+# An item is a few hundred bytes to a few kilobytes; even a long session summary or a config
+# with many patterns stays far below this.
+MAX_FILE_BYTES = 1_000_000
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block the open
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class Unreadable(Exception):
+    """A file mem refuses to read; the message is the reason, for a one-line Problem."""
+
+
+def read_bytes(
+    path: str | os.PathLike[str],
+    limit: int = MAX_FILE_BYTES,
+    *,
+    follow: bool = False,
+    truncate: bool = False,
+) -> bytes:
+    """The file's bytes; :class:`Unreadable` for a symlink (unless ``follow``), a non-regular
+    file, a file over ``limit`` bytes (unless ``truncate``: then its first ``limit`` bytes),
+    or an OS error."""
+    try:
+        fd = os.open(path, _FLAGS | (0 if follow else _NOFOLLOW))
+    except OSError as exc:
+        if os.path.islink(path):
+            raise Unreadable("a symlink (mem never follows links under .memory/)") from None
+        raise Unreadable(exc.strerror or str(exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable("not a regular file")
+        if info.st_size > limit and not truncate:
+            raise Unreadable(f"larger than the {limit:,}-byte limit ({info.st_size:,} bytes)")
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        data = b"".join(chunks)
+        if total > limit:
+            if not truncate:
+                raise Unreadable(f"larger than the {limit:,}-byte limit")
+            data = data[:limit]
+        return data
+    except OSError as exc:
+        raise Unreadable(exc.strerror or str(exc)) from None
+    finally:
+        os.close(fd)
+
+
+def read_text(
+    path: str | os.PathLike[str],
+    limit: int = MAX_FILE_BYTES,
+    *,
+    follow: bool = False,
+    truncate: bool = False,
+    errors: str = "strict",
+) -> str:
+    """The file as UTF-8 text; :class:`Unreadable` as :func:`read_bytes`, or when not UTF-8
+    (with ``errors="strict"``)."""
+    data = read_bytes(path, limit, follow=follow, truncate=truncate)
+    try:
+        return data.decode("utf-8", errors)
+    except UnicodeDecodeError as exc:
+        raise Unreadable(f"not UTF-8 text ({exc.reason})") from None
+
+
+def is_link(path: str | os.PathLike[str]) -> bool:
+    """True for a symlink (a committed folder such as ``items/`` must not be one)."""
+    return os.path.islink(path)
