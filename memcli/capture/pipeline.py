@@ -28,7 +28,7 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
 
     root = find_repo_root(os.getcwd())
     memory = _memory_dir(root)
-    settings = _settings(memory)
+    settings = load_settings(memory)
     if memory:
         log_path.append(os.path.join(memory, "local", "mem.log"))
     data, total = _read_stdin(_int(settings, "max_input_bytes"))
@@ -39,7 +39,7 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
     if memory is None and payload is not None and isinstance(payload.get("cwd"), str):
         root = find_repo_root(str(payload["cwd"]))
         memory = _memory_dir(root)
-        settings = _settings(memory)
+        settings = load_settings(memory)
         if memory:
             log_path.append(os.path.join(memory, "local", "mem.log"))
     if memory is None or root is None:
@@ -60,7 +60,7 @@ def _memory_dir(root: str | None) -> str | None:
     return memory if os.path.isdir(memory) else None
 
 
-def _settings(memory: str | None) -> dict[str, object]:
+def load_settings(memory: str | None) -> dict[str, object]:
     """capture and redaction settings from the JSON copy of config.yaml, else the defaults."""
     merged: dict[str, object] = dict(DEFAULTS["capture"])
     merged.update(DEFAULTS["redaction"])
@@ -109,6 +109,23 @@ def _parse(text: str) -> dict[str, object] | None:
     if not isinstance(value, dict):
         return None
     return value
+
+
+def observe_event(
+    payload: dict[str, object],
+    settings: dict[str, object],
+    root: str,
+    agent: str | None = None,
+) -> tuple[dict[str, object] | None, dict[str, object] | None]:
+    """One hook event -> (observation, raw record), exactly as `mem capture` records it.
+
+    ``payload`` is the JSON an assistant pipes to a hook; ``agent`` names the assistant
+    (detected from the payload when None). ``settings`` come from :func:`load_settings`. The
+    result is masked and trimmed but not written: (None, None) when capture would drop the
+    event. Transcript imports replay their records through this, so an import sees what the
+    hooks see.
+    """
+    return _observe(payload, "", {"agent": agent}, settings, root)
 
 
 def _observe(

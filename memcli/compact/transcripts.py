@@ -1,15 +1,18 @@
-"""`mem import --format claude-code PATH`: bootstrap memory from Claude Code transcripts.
+"""`mem import --format claude-code|codex PATH...`: bootstrap memory from transcripts.
 
-Each transcript line (``~/.claude/projects/<slug>/<session>.jsonl``) is turned back into the
-hook payload Claude Code would have sent (a prompt, a tool result with its call, the last
-assistant message of a turn as ``Stop``), then through capture's own adapter, filters and
-masking (:func:`memcli.capture.pipeline._observe`) into an observation, then through the
-compactor, exactly like a live session. Observation ids are derived from the session and the
-line's uuid, so importing the same transcripts again adds nothing (the journal skips them).
+Each transcript record is turned back into the hook payload its assistant sent for it
+(:mod:`memcli.compact.claude_transcript`, :mod:`memcli.compact.codex_rollout`). Only the
+events that `mem hooks install` hooks `mem capture` to are kept, and each goes through
+capture's own adapter, filters and masking (:func:`memcli.capture.pipeline.observe_event`)
+into an observation, then through the compactor, exactly like a live session: an import
+yields what replaying the same transcript through the installed hooks yields. Observation ids
+are derived from the session and the record, so importing the same transcripts again adds
+nothing (the journal skips them).
 
-Sidechains (sub-agents), meta lines, slash-command wrappers, summaries and snapshots are
-skipped; a line that is not a JSON object is counted and skipped. Raw records are kept under
-``local/raw/`` only for the observations that items cite as evidence.
+A Claude Code session's sub-agent files (``<session>/subagents/*.jsonl``) are read with the
+session and their events merged by time. A line that is not a JSON object is counted and
+skipped. Raw records are kept under ``local/raw/`` only for the observations that items cite
+as evidence.
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli import timeutil
 from memcli.capture import buffer
 from memcli.compact import buffers, run
+from memcli.compact.hookevents import Converter, HookEvent
 from memcli.compact.importer import ImportResult
 from memcli.compact.observations import Obs
 from memcli.errors import MemError
@@ -33,7 +36,8 @@ if TYPE_CHECKING:
     from memcli.api import Memory
 
 Progress = Callable[[int, int], None]
-_SKIP_PROMPTS = ("<command-", "<local-command-", "Caveat:", "<system-reminder>")
+Pairs = dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]
+FORMATS = ("claude-code", "codex")
 PROGRESS_EVERY = 200
 
 
@@ -46,45 +50,113 @@ def transcript_files(path: Path) -> list[Path]:
     raise MemError(f"{path}: no such file or folder")
 
 
-def import_claude_code(
-    memory: Memory, path: Path, progress: Progress | None = None
+def captured_events(agent: str) -> frozenset[str]:
+    """The events whose payload the installed hooks pipe into `mem capture` for ``agent``."""
+    from memcli import hooks
+
+    events = set()
+    for spec in hooks.hook_specs(agent):
+        for key in ("command", "bash"):
+            words = str(spec.handler.get(key) or "").split()
+            if len(words) > 1 and hooks.is_mem_command(words[0]) and words[1] == "capture":
+                events.add(spec.event)
+    return frozenset(events)
+
+
+def converter_for(agent: str, path: Path) -> Converter:
+    if agent == "codex":
+        from memcli.compact.codex_rollout import CodexRollout
+
+        return CodexRollout(str(path))
+    from memcli.compact.claude_transcript import ClaudeTranscript
+
+    return ClaudeTranscript(str(path))
+
+
+def hook_events(agent: str, files: list[Path], result: ImportResult | None = None,
+                tick: Callable[[], None] | None = None) -> list[HookEvent]:  # fmt: skip
+    """The hook events of one session's files, in time order, that `mem capture` receives."""
+    wanted = captured_events(agent)
+    events: list[HookEvent] = []
+    for file in files:
+        converter = converter_for(agent, file)
+        with open(file, encoding="utf-8", errors="replace") as handle:
+            for number, line in enumerate(handle, 1):
+                if result is not None:
+                    result.lines += 1
+                if tick is not None:
+                    tick()
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    if result is not None:
+                        result.skipped_lines += bool(line.strip())
+                    continue
+                if not isinstance(record, dict):
+                    if result is not None:
+                        result.skipped_lines += 1
+                    continue
+                events += converter.feed(record, number)
+        events += converter.finish()
+    if len(files) > 1:
+        events.sort(key=lambda e: e.ts)  # stable: a file's own order is kept on equal times
+    return [e for e in events if e.name in wanted]
+
+
+def import_transcripts(
+    memory: Memory, paths: list[Path], agent: str, progress: Progress | None = None
 ) -> ImportResult:
-    files = transcript_files(path)
+    if agent not in FORMATS:
+        raise MemError(f"--format: {agent!r} is not one of {', '.join(FORMATS)}")
+    files = list(dict.fromkeys(f for p in paths for f in transcript_files(p)))
+    groups = _session_groups(files) if agent == "claude-code" else [[f] for f in files]
     total = sum(_count_lines(f) for f in files)
     result = ImportResult()
     from memcli.capture import pipeline
 
-    settings = pipeline._settings(str(memory.paths.memory))
-    done_lines = 0
-    for file in files:
-        sessions: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
-        converter = _Converter()
-        with open(file, encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, 1):
-                done_lines += 1
-                result.lines += 1
-                if progress is not None and done_lines % PROGRESS_EVERY == 0:
-                    progress(done_lines, total)
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    result.skipped_lines += bool(line.strip())
-                    continue
-                if not isinstance(record, dict):
-                    result.skipped_lines += 1
-                    continue
-                for payload, ts, key in converter.feed(record, number):
-                    _observe(memory, settings, payload, ts, key, sessions)
-        for payload, ts, key in converter.finish():
-            _observe(memory, settings, payload, ts, key, sessions)
+    settings = pipeline.load_settings(str(memory.paths.memory))
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if progress is not None and done[0] % PROGRESS_EVERY == 0:
+            progress(done[0], total)
+
+    for group in groups:
+        sessions: Pairs = {}
+        for event in hook_events(agent, group, result, tick):
+            _observe(memory, settings, agent, event, sessions)
         for session, pairs in sessions.items():
             result.sessions.append(_compact(memory, session, pairs))
         if progress is not None:
-            progress(done_lines, total)
+            progress(done[0], total)
     result.added = sum(len(r.added) for r in result.sessions)
     result.updated = sum(len(r.updated) for r in result.sessions)
     result.ids = list(dict.fromkeys(i for r in result.sessions for i in r.items))
     return result
+
+
+def import_claude_code(
+    memory: Memory, path: Path, progress: Progress | None = None
+) -> ImportResult:
+    return import_transcripts(memory, [path], "claude-code", progress)
+
+
+def import_codex(memory: Memory, path: Path, progress: Progress | None = None) -> ImportResult:
+    return import_transcripts(memory, [path], "codex", progress)
+
+
+def _session_groups(files: list[Path]) -> list[list[Path]]:
+    """Each session's transcript with its sub-agents' files (``<session>/subagents/``)."""
+    groups: dict[Path, list[Path]] = {}
+    for file in files:
+        parts = file.parts
+        key = file
+        if "subagents" in parts[:-1]:
+            at = len(parts) - 1 - parts[::-1].index("subagents")
+            key = Path(*parts[: at - 1]) / f"{parts[at - 1]}.jsonl"
+        groups.setdefault(key, []).append(file)
+    return [sorted(g, key=lambda f: "subagents" in f.parts) for g in groups.values()]
 
 
 def _count_lines(path: Path) -> int:
@@ -93,24 +165,17 @@ def _count_lines(path: Path) -> int:
 
 
 def _observe(
-    memory: Memory,
-    settings: dict[str, object],
-    payload: dict[str, Any],
-    ts: str,
-    key: str,
-    sessions: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]],
+    memory: Memory, settings: dict[str, object], agent: str, event: HookEvent, sessions: Pairs
 ) -> None:
     from memcli.capture import pipeline
 
-    observation, raw = pipeline._observe(
-        payload, "", {"agent": "claude-code"}, settings, str(memory.root)
-    )
+    observation, raw = pipeline.observe_event(event.payload, settings, str(memory.root), agent)
     if observation is None or raw is None:
         return
     session = str(observation["session"])
-    obs_id = "o" + hashlib.sha256(f"{session}\0{key}".encode()).hexdigest()[:23]
+    obs_id = "o" + hashlib.sha256(f"{session}\0{event.key}".encode()).hexdigest()[:23]
     observation["id"] = raw["id"] = obs_id
-    observation["ts"] = raw["ts"] = ts or str(observation["ts"])
+    observation["ts"] = raw["ts"] = event.ts or str(observation["ts"])
     observation["raw"] = f"raw/{buffer.session_file_name(session)}#{obs_id}"
     sessions.setdefault(session, []).append((observation, raw))
 
@@ -164,107 +229,3 @@ def _write_raw(path: Path, records: list[dict[str, Any]]) -> None:
         os.write(fd, ("\n".join(lines) + "\n").encode("utf-8", "replace"))
     finally:
         os.close(fd)
-
-
-class _Converter:
-    """Transcript records -> the hook payloads Claude Code sent for them."""
-
-    def __init__(self) -> None:
-        self.tools: dict[str, tuple[str, object]] = {}
-        self.last_text: dict[str, tuple[str, str, dict[str, Any], str]] = {}
-        self.cwd: dict[str, str] = {}  # later lines may leave cwd out
-
-    def feed(self, record: dict[str, Any], number: int) -> list[tuple[dict[str, Any], str, str]]:
-        kind = record.get("type")
-        if kind not in ("user", "assistant") or record.get("isSidechain") or record.get("isMeta"):
-            return []
-        session = record.get("sessionId")
-        message = record.get("message")
-        if not isinstance(session, str) or not session or not isinstance(message, dict):
-            return []
-        cwd = record.get("cwd")
-        if isinstance(cwd, str) and cwd:
-            self.cwd[session] = cwd
-        base = {"session_id": session, "cwd": self.cwd.get(session, ""), "transcript_path": ""}
-        ts = _stamp(record.get("timestamp"))
-        uid = str(record.get("uuid") or f"line{number}")
-        content = message.get("content")
-        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
-        blocks = [b for b in blocks if isinstance(b, dict)]
-        if kind == "assistant":
-            for block in blocks:
-                if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
-                    self.tools[str(block["id"])] = (
-                        str(block.get("name") or ""),
-                        block.get("input"),
-                    )
-                    self.last_text.pop(session, None)
-                elif block.get("type") == "text" and str(block.get("text") or "").strip():
-                    self.last_text[session] = (str(block["text"]), ts, base, uid)
-            return []
-        out: list[tuple[dict[str, Any], str, str]] = []
-        results = [b for b in blocks if b.get("type") == "tool_result"]
-        for n, block in enumerate(results):
-            payload = self._tool_payload(block, record, base, len(results) == 1)
-            if payload is not None:
-                out.append((payload, ts, f"{uid}\0{n}"))
-        said = "\n".join(
-            str(b["text"])
-            for b in blocks
-            if b.get("type") == "text" and isinstance(b.get("text"), str)
-        ).strip()
-        if said and not results and not said.startswith(_SKIP_PROMPTS):
-            out = self._stop(session) + out
-            prompt = {**base, "hook_event_name": "UserPromptSubmit", "prompt": said}
-            out.append((prompt, ts, f"{uid}\0prompt"))
-        return out
-
-    def _tool_payload(
-        self, block: dict[str, Any], record: dict[str, Any], base: dict[str, Any], only: bool
-    ) -> dict[str, Any] | None:
-        call = self.tools.pop(str(block.get("tool_use_id")), None)
-        if call is None:
-            return None
-        name, args = call
-        said = _text(block.get("content"))
-        detail = record.get("toolUseResult")
-        response: object = detail if isinstance(detail, dict) and only else None
-        if block.get("is_error") is True:
-            return {**base, "hook_event_name": "PostToolUseFailure", "tool_name": name,
-                    "tool_input": args, "error": said, "tool_response": response}  # fmt: skip
-        if response is None:
-            response = {"stdout": said} if name.lower() == "bash" else said
-        return {**base, "hook_event_name": "PostToolUse", "tool_name": name,
-                "tool_input": args, "tool_response": response}  # fmt: skip
-
-    def _stop(self, session: str) -> list[tuple[dict[str, Any], str, str]]:
-        pending = self.last_text.pop(session, None)
-        if pending is None:
-            return []
-        said, ts, base, uid = pending
-        payload = {**base, "hook_event_name": "Stop", "last_assistant_message": said}
-        return [(payload, ts, f"{uid}\0stop")]
-
-    def finish(self) -> list[tuple[dict[str, Any], str, str]]:
-        return [entry for session in list(self.last_text) for entry in self._stop(session)]
-
-
-def _text(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(
-            str(v.get("text"))
-            for v in value
-            if isinstance(v, dict) and isinstance(v.get("text"), str)
-        )
-    return ""
-
-
-def _stamp(value: object) -> str:
-    if not isinstance(value, str):
-        return ""
-    try:
-        return timeutil.format_time(timeutil.parse_time(value))
-    except ValueError:
-        return ""

@@ -1,0 +1,140 @@
+"""Claude Code transcript records -> the hook payloads Claude Code sent while writing them.
+
+A transcript (``~/.claude/projects/<slug>/<session>.jsonl``, with sub-agents inline as
+``isSidechain`` lines or in ``<session>/subagents/agent-*.jsonl``) is read one record at a
+time. What the hooks saw, and so what this yields:
+
+- a user's prompt: ``UserPromptSubmit`` (not for slash-command wrappers, caveats, meta lines,
+  interrupts or hook feedback, which Claude Code writes as user lines but never submits);
+- every tool result, the main session's and each sub-agent's (whose hooks carry the parent's
+  ``session_id``): ``PostToolUse``, or ``PostToolUseFailure`` with the error text when the
+  result is an error;
+- the last assistant text of a turn: ``Stop``, when the next user line arrives (a prompt, a
+  slash command, or the feedback of a Stop hook that blocked: the turn had ended and the
+  hooks had run, so that turn end is kept and the next one is ``stop_hook_active``); an
+  interrupted turn fires no Stop. A sub-agent's last text: ``SubagentStop``.
+
+Each payload comes with the record's time and a key unique in the session (the line's uuid),
+from which the importer derives stable observation ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memcli.compact.hookevents import HookEvent, joined_text, stamp
+
+_NOT_PROMPTS = ("<command-", "<local-command-", "Caveat:", "<system-reminder>")
+_HOOK_FEEDBACK = ("Stop hook feedback:", "SubagentStop hook feedback:")
+_INTERRUPTED = "[Request interrupted by user"
+_MAIN = "main"
+
+
+class ClaudeTranscript:
+    """One transcript file's converter: feed records in order, then :meth:`finish`."""
+
+    agent = "claude-code"
+
+    def __init__(self, path: str = "") -> None:
+        self.path = path
+        self.tools: dict[str, tuple[str, object]] = {}
+        # chain ("main" or a sub-agent) -> its last assistant text not yet followed by a tool
+        self.pending: dict[tuple[str, str], tuple[str, str, dict[str, Any], str]] = {}
+        self.blocked: set[str] = set()  # sessions whose last Stop was blocked by a hook
+        self.cwd: dict[str, str] = {}  # later lines may leave cwd out
+        self.last_ts = ""
+
+    def feed(self, record: dict[str, Any], number: int) -> list[HookEvent]:
+        kind = record.get("type")
+        if kind not in ("user", "assistant") or record.get("isApiErrorMessage"):
+            return []
+        session = record.get("sessionId")
+        message = record.get("message")
+        if not isinstance(session, str) or not session or not isinstance(message, dict):
+            return []
+        cwd = record.get("cwd")
+        if isinstance(cwd, str) and cwd:
+            self.cwd[session] = cwd
+        base = {
+            "session_id": session,
+            "transcript_path": self.path,
+            "cwd": self.cwd.get(session, ""),
+        }
+        ts = stamp(record.get("timestamp")) or self.last_ts
+        self.last_ts = ts
+        uid = str(record.get("uuid") or f"line{number}")
+        side = bool(record.get("isSidechain"))
+        chain = (session, f"agent:{record.get('agentId') or ''}" if side else _MAIN)
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        blocks = [b for b in blocks if isinstance(b, dict)]
+        if kind == "assistant":
+            for block in blocks:
+                if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+                    self.tools[str(block["id"])] = (
+                        str(block.get("name") or ""),
+                        block.get("input"),
+                    )
+                    self.pending.pop(chain, None)
+                elif block.get("type") == "text" and str(block.get("text") or "").strip():
+                    self.pending[chain] = (str(block["text"]), ts, base, uid)
+            return []
+        out: list[HookEvent] = []
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        if results and not side:
+            out += self._subagents_done(session)  # a Task result: its sub-agents are over
+        for n, block in enumerate(results):
+            payload = self._tool_payload(block, record, base, len(results) == 1)
+            if payload is not None:
+                out.append(HookEvent(payload, ts, f"{uid}\0{n}"))
+        said = joined_text(blocks).strip()
+        if not said or results or side:
+            return out  # a sub-agent's prompt comes from the Task call, not from a user
+        if said.startswith(_INTERRUPTED):
+            self.pending.pop(chain, None)  # Claude Code fires no Stop on an interrupt
+            return out
+        out = self._stop(chain) + out
+        if said.startswith(_HOOK_FEEDBACK):
+            self.blocked.add(session)
+        elif not record.get("isMeta") and not said.startswith(_NOT_PROMPTS):
+            self.blocked.discard(session)
+            prompt = {**base, "hook_event_name": "UserPromptSubmit", "prompt": said}
+            out.append(HookEvent(prompt, ts, f"{uid}\0prompt"))
+        return out
+
+    def finish(self) -> list[HookEvent]:
+        return [event for chain in list(self.pending) for event in self._stop(chain)]
+
+    def _tool_payload(
+        self, block: dict[str, Any], record: dict[str, Any], base: dict[str, Any], only: bool
+    ) -> dict[str, Any] | None:
+        tool_id = str(block.get("tool_use_id"))
+        call = self.tools.pop(tool_id, None)
+        if call is None:
+            return None
+        name, args = call
+        said = joined_text(block.get("content"))
+        common = {**base, "tool_name": name, "tool_input": args, "tool_use_id": tool_id}
+        if block.get("is_error") is True:
+            return {**common, "hook_event_name": "PostToolUseFailure", "error": said,
+                    "is_interrupt": False}  # fmt: skip
+        detail = record.get("toolUseResult")
+        response: object = detail if isinstance(detail, dict) and only else None
+        if response is None:
+            response = {"stdout": said} if name.lower() == "bash" else said
+        return {**common, "hook_event_name": "PostToolUse", "tool_response": response}
+
+    def _stop(self, chain: tuple[str, str]) -> list[HookEvent]:
+        pending = self.pending.pop(chain, None)
+        if pending is None:
+            return []
+        said, ts, base, uid = pending
+        session, name = chain
+        event = "Stop" if name == _MAIN else "SubagentStop"
+        payload = {**base, "hook_event_name": event, "last_assistant_message": said,
+                   "stop_hook_active": name == _MAIN and session in self.blocked}  # fmt: skip
+        return [HookEvent(payload, ts, f"{uid}\0stop")]
+
+    def _subagents_done(self, session: str) -> list[HookEvent]:
+        chains = [c for c in self.pending if c[0] == session and c[1] != _MAIN]
+        return [event for chain in chains for event in self._stop(chain)]
