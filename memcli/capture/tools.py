@@ -17,8 +17,8 @@ from memcli.capture import filters, values
 MAX_HASH_BYTES = 2_000_000  # larger files are not hashed
 
 SHELL = {
-    "bash", "shell", "local_shell", "exec_command", "run_shell_command", "powershell",
-    "run_terminal_cmd", "run_in_terminal", "terminal", "container.exec",
+    "bash", "shell", "shell_command", "local_shell", "exec_command", "run_shell_command",
+    "powershell", "run_terminal_cmd", "run_in_terminal", "terminal", "container.exec",
 }  # fmt: skip
 _WRITE = {"write", "write_file", "create", "create_file"}
 _EDIT = _WRITE | {

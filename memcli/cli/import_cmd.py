@@ -1,40 +1,53 @@
-"""`mem import`: bootstrap memory from Claude Code transcripts or bulk-load JSONL items."""
+"""`mem import`: bootstrap memory from Claude Code or Codex transcripts, or load JSONL items."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from memcli.cli.common import handle_errors, is_terminal, open_memory, print_json
 from memcli.errors import MemError
 
-FORMATS = ("claude-code", "jsonl")
+if TYPE_CHECKING:
+    from memcli.compact.importer import ImportResult
+
+FORMATS = ("claude-code", "codex", "jsonl")
 
 
 @handle_errors
 def import_(
-    path: Annotated[Path, typer.Argument(help="A transcript file or folder, or a JSONL file.")],
-    fmt: Annotated[str, typer.Option("--format", help="claude-code or jsonl.")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Transcript files or folders (claude-code, codex), or JSONL files."),
+    ],
+    fmt: Annotated[str, typer.Option("--format", help="claude-code, codex or jsonl.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Import memory: `--format claude-code` transcripts, or `--format jsonl` items."""
+    """Import memory from Claude Code or Codex transcripts, or from JSONL items.
+
+    `--format claude-code`: transcripts (~/.claude/projects/<project>/); `--format codex`:
+    session files (~/.codex/sessions/); `--format jsonl`: one item a line."""
     from memcli import compact as compaction
 
     if fmt not in FORMATS:
         raise MemError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    if not path.exists():
-        raise MemError(f"{path}: no such file or folder")
+    for path in paths:
+        if not path.exists():
+            raise MemError(f"{path}: no such file or folder")
     memory = open_memory()
     if fmt == "jsonl":
-        result = compaction.import_jsonl(memory, path)
+        result = compaction.import_jsonl(memory, paths[0])
+        for path in paths[1:]:
+            result = _sum(result, compaction.import_jsonl(memory, path))
     elif is_terminal() and not as_json:
         result = _with_progress(
-            lambda progress: compaction.import_claude_code(memory, path, progress)
+            lambda progress: compaction.import_transcripts(memory, paths, fmt, progress)
         )
     else:
-        result = compaction.import_claude_code(memory, path)
+        result = compaction.import_transcripts(memory, paths, fmt)
+    shown = str(paths[0]) if len(paths) == 1 else f"{len(paths)} paths"
     summary = {
         "added": result.added,
         "updated": result.updated,
@@ -48,11 +61,18 @@ def import_(
         print_json({**summary, "ids": result.ids})
         return
     typer.echo(
-        f"imported {path}: {result.added} added, {result.updated} updated, "
+        f"imported {shown}: {result.added} added, {result.updated} updated, "
         f"{result.unchanged} unchanged"
         + (f", {result.renamed} invalid ids replaced" if result.renamed else "")
         + (f" from {len(result.sessions)} sessions" if result.sessions else "")
     )
+
+
+def _sum(first: ImportResult, second: ImportResult) -> ImportResult:
+    for name in ("added", "updated", "unchanged", "renamed"):
+        setattr(first, name, getattr(first, name) + getattr(second, name))
+    first.ids += second.ids
+    return first
 
 
 def _with_progress(work: Any) -> Any:

@@ -6,6 +6,7 @@ The public API (the CLI's `mem compact`, `mem import` and `mem index` call these
     result = compact_session(memory, "abc123")   # CompactResult
     import_jsonl(memory, "items.jsonl")           # ImportResult
     import_claude_code(memory, "~/.claude/projects/-home-dev-shop/", progress=callback)
+    import_transcripts(memory, ["~/.codex/sessions/2026/11/"], "codex")
 
 Imports are deferred to each call: `mem index` asks :func:`stale_sessions` at every session
 start and should pay only for what it uses.
@@ -27,6 +28,7 @@ __all__ = [
     "compact_session",
     "import_claude_code",
     "import_jsonl",
+    "import_transcripts",
     "spawn_detached",
     "stale_sessions",
 ]
@@ -72,3 +74,15 @@ def import_claude_code(
     from memcli.compact import transcripts
 
     return transcripts.import_claude_code(memory, Path(path), progress)
+
+
+def import_transcripts(
+    memory: Memory,
+    paths: Sequence[str | Path],
+    agent: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportResult:
+    """Transcripts of ``agent`` (claude-code or codex): files or folders of ``*.jsonl``."""
+    from memcli.compact import transcripts
+
+    return transcripts.import_transcripts(memory, [Path(p) for p in paths], agent, progress)

@@ -157,7 +157,8 @@ class CodexRollout:
 def _call(item: dict[str, Any]) -> tuple[str, object]:
     """(tool name, arguments) of a call item."""
     if item.get("type") == "local_shell_call":
-        action = item.get("action") if isinstance(item.get("action"), dict) else {}
+        found = item.get("action")
+        action: dict[str, Any] = found if isinstance(found, dict) else {}
         return "local_shell", {
             "command": action.get("command"),
             "workdir": action.get("working_directory"),
@@ -190,5 +191,6 @@ def _output(value: object) -> object:
         return value
     if not isinstance(parsed, dict) or "output" not in parsed:
         return value
-    metadata = parsed.get("metadata") if isinstance(parsed.get("metadata"), dict) else {}
+    found = parsed.get("metadata")
+    metadata: dict[str, Any] = found if isinstance(found, dict) else {}
     return {"output": parsed.get("output"), "exit_code": metadata.get("exit_code")}

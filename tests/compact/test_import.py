@@ -167,7 +167,7 @@ def test_the_fast_writer_matches_the_round_trip_layout_for_plain_items() -> None
 
 
 def test_a_transcript_imports_through_the_same_filters_and_compactor(
-    repo: Path, memory: api.Memory
+    repo: Path, memory: api.Memory, tmp_path: Path
 ) -> None:
     seen: list[tuple[int, int]] = []
     result = import_claude_code(
@@ -190,7 +190,10 @@ def test_a_transcript_imports_through_the_same_filters_and_compactor(
     assert "intent: The order tests fail since yesterday, find out why" in summary
     assert "tabs" not in text  # the sub-agent's sidechain is not this session
     before = snapshot(repo)
-    again = import_claude_code(memory, TRANSCRIPT.parent)
+    folder = tmp_path / "-home-dev-shop"
+    folder.mkdir()
+    shutil.copy(TRANSCRIPT, folder)
+    again = import_claude_code(memory, folder)
     assert again.added == 0 and again.updated == 0
     assert snapshot(repo) == before
 
