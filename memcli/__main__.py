@@ -1,7 +1,9 @@
 """Entry point of `mem` and `python -m memcli`.
 
 Hook commands are dispatched before anything heavy is imported: `mem capture` runs on every
-tool call of the assistant and must cost little more than starting Python.
+tool call of the assistant and must cost little more than starting Python. With
+``MEM_DISABLE=1`` in the environment (set for the summarizer's headless session, so that its
+own hooks neither capture it nor start another compaction) they do nothing and exit 0.
 """
 
 from __future__ import annotations
@@ -9,9 +11,20 @@ from __future__ import annotations
 import os
 import sys
 
+HOOK_COMMANDS = ("capture", "index", "recall", "checkpoint")
+
+
+def hooks_disabled(argv: list[str]) -> bool:
+    """Whether this is a hook command and ``MEM_DISABLE`` switches hooks off."""
+    if os.environ.get("MEM_DISABLE", "") in ("", "0") or not argv:
+        return False
+    return argv[0] in HOOK_COMMANDS or (argv[0] == "compact" and "--detach" in argv)
+
 
 def main() -> int:
     argv = sys.argv[1:]
+    if hooks_disabled(argv):
+        return 0
     if argv and argv[0] == "capture":
         from memcli.capture.command import run
 

@@ -1,5 +1,7 @@
-"""The optional summarizer: an external command (``claude -p``, ``llm``, a script) that turns
-a session's clustered observations into items.
+"""The optional summarizer: an external command (``claude -p``, ``codex exec``, ``gemini -p``,
+``llm``, a script), named in the user's own config only, that turns a session's clustered
+observations into items. It runs with compaction, which the session-end hook detaches; how the
+command is run, unwrapped and accounted for is in :mod:`memcli.compact.headless`.
 
 Protocol: the command gets one JSON document on stdin::
 
@@ -7,7 +9,9 @@ Protocol: the command gets one JSON document on stdin::
      "kinds": [...], "item_schema": {...}, "clusters": [{"id", "type", "verified",
      "observations": [{"id", "ts", "kind", "summary", "input", "ok", "files", "excerpt"}]}]}
 
-and prints ``{"model": "...", "items": [...]}`` (or a bare list of items) on stdout, each item
+(a digest: masked again, and cut to ``compact.summarizer_max_chars`` characters by shortening
+excerpts, then dropping the least telling observations), and prints
+``{"model": "...", "items": [...]}`` (or a bare list of items) on stdout, each item
 ``{kind, title, body, tags?, anchors?: [path], evidence: [observation id], confidence?,
 importance?}``. Every item is checked against the item schema; ``verified`` is accepted only
 for an item whose evidence includes an episode with a validating run. A non-zero exit, a
@@ -22,11 +26,10 @@ import hashlib
 import json
 import os
 import shlex
-import subprocess
 from typing import Any
 
 from memcli import __version__, atomic, model
-from memcli.compact import buffers, commands, text
+from memcli.compact import buffers, commands, headless, text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.rules import Analysis, Context
 from memcli.paths import StorePaths
@@ -52,13 +55,15 @@ ITEM_SCHEMA = {
     "importance": "0 to 1 (optional)",
 }
 MAX_EXCERPT = 1500
+MAX_CHARS = 60_000  # default digest budget (compact.summarizer_max_chars in the user config)
+_EXCERPT_STEPS = (MAX_EXCERPT, 600, 250, 100)
 
 
 class Invalid(ValueError):
     """The summarizer's output breaks the protocol."""
 
 
-def clusters(analysis: Analysis) -> list[dict[str, Any]]:
+def clusters(analysis: Analysis, excerpt: int = MAX_EXCERPT) -> list[dict[str, Any]]:
     """Observations grouped by topic: each episode, the prompts, the closing messages."""
     out: list[dict[str, Any]] = []
     grouped: set[str] = set()
@@ -73,7 +78,7 @@ def clusters(analysis: Analysis) -> list[dict[str, Any]]:
                 "id": f"c{number}",
                 "type": "episode" if episode.passed else "unresolved",
                 "verified": episode.passed is not None,
-                "observations": [o.brief(MAX_EXCERPT) for o in members],
+                "observations": [o.brief(excerpt) for o in members],
             }
         )
     for label, members in (("prompts", analysis.prompts), ("conclusions", analysis.conclusions)):
@@ -84,44 +89,94 @@ def clusters(analysis: Analysis) -> list[dict[str, Any]]:
                     "id": label,
                     "type": label,
                     "verified": False,
-                    "observations": [o.brief(MAX_EXCERPT) for o in members],
+                    "observations": [o.brief(excerpt) for o in members],
                 }
             )
     rest = [o for o in analysis.obs if o.id not in grouped and o.kind in ("command", "error")]
     if rest:
-        briefs = [o.brief(300) for o in rest[-50:]]
+        briefs = [o.brief(min(300, excerpt)) for o in rest[-50:]]
         out.append({"id": "other", "type": "other", "verified": False, "observations": briefs})
     return out
 
 
-def request(analysis: Analysis, session: str) -> dict[str, Any]:
-    return {
+def request(
+    analysis: Analysis,
+    session: str,
+    budget: int = MAX_CHARS,
+    redaction: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The digest the command gets: masked, and at most ``budget`` characters as JSON."""
+    base = {
         "prompt_version": PROMPT_VERSION,
         "instructions": INSTRUCTIONS,
         "session": session,
         "kinds": list(model.KINDS),
         "item_schema": ITEM_SCHEMA,
-        "clusters": clusters(analysis),
     }
+    groups: list[dict[str, Any]] = []
+    for excerpt in _EXCERPT_STEPS:
+        groups = _masked(clusters(analysis, excerpt), redaction)
+        if _size({**base, "clusters": groups}) <= budget:
+            return {**base, "clusters": groups}
+    groups = [g for g in groups if g["type"] != "other"]
+    while groups and _size({**base, "clusters": groups}) > budget:
+        biggest = max(groups, key=lambda g: len(g["observations"]))
+        members = biggest["observations"]
+        if len(members) > 2:
+            # keep the first and the last (a failure and its verdict), drop the middle
+            del members[len(members) // 2]
+        else:
+            groups.remove(biggest)
+    return {**base, "clusters": groups, "truncated": True}
+
+
+def _size(document: dict[str, Any]) -> int:
+    return len(json.dumps(document))
+
+
+def _masked(groups: list[dict[str, Any]], redaction: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Mask once more with the current rules: the observations were masked at capture time,
+    possibly under older rules, and this text leaves the machine."""
+    from memcli.capture import masking
+
+    settings = redaction or {}
+    extra = [str(p) for p in settings.get("extra_patterns") or []]
+    masked = masking.mask_obj(groups, extra, bool(settings.get("mask_emails", True)))
+    return masked if isinstance(masked, list) else groups
 
 
 def summarize(
-    paths: StorePaths, command: str, timeout: float, analysis: Analysis, ctx: Context
+    paths: StorePaths,
+    command: str,
+    timeout: float,
+    analysis: Analysis,
+    ctx: Context,
+    budget: int = MAX_CHARS,
+    redaction: dict[str, Any] | None = None,
 ) -> list[Draft] | None:
-    """Drafts from the summarizer, or None (logged) when the rules must take over."""
-    payload = request(analysis, ctx.session)
+    """Drafts from the summarizer, or None (logged) when the rules must take over. Each call
+    made (not a cached answer) is accounted for in ``local/summarizer.jsonl``."""
+    stdin = json.dumps(request(analysis, ctx.session, budget, redaction))
     batch = hashlib.sha256(
         json.dumps([o.id for o in analysis.obs]).encode("utf-8") + command.encode("utf-8")
     ).hexdigest()[:16]
     cache = buffers.work_dir(paths) / f"{buffers.stem(ctx.session)}.summarizer.json"
+    output = _cached(cache, batch)
+    called = output is None
+    usage = headless.Usage(chars_in=len(stdin))
     try:
-        output = _cached(cache, batch)
         if output is None:
-            output = _call(command, timeout, json.dumps(payload))
-        drafts = parse(output, analysis, ctx.session, command)
-    except (Invalid, OSError, subprocess.SubprocessError) as exc:
+            output = headless.call(command, stdin, timeout)
+        answer, usage = headless.unwrap(output)
+        usage.chars_in = len(stdin)
+        drafts = parse(answer, analysis, ctx.session, command, usage.model)
+    except (Invalid, headless.Failed) as exc:
+        if called:
+            headless.record_cost(paths, ctx.session, usage, "failed")
         buffers.log(paths, f"summarizer {command!r} failed ({exc}); using the rules")
         return None
+    if called:
+        headless.record_cost(paths, ctx.session, usage, "ok")
     try:
         atomic.write_text(cache, json.dumps({"batch": batch, "output": output}))
     except OSError:
@@ -144,28 +199,9 @@ def _cached(path: os.PathLike[str], batch: str) -> str | None:
     return None
 
 
-def _call(command: str, timeout: float, stdin: str) -> str:
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise Invalid(f"cannot parse the command: {exc}") from None
-    if not argv:
-        raise Invalid("empty command")
-    try:
-        done = subprocess.run(
-            argv, input=stdin, capture_output=True, text=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired:
-        raise Invalid(f"timed out after {timeout:g} s") from None
-    except FileNotFoundError:
-        raise Invalid(f"{argv[0]}: command not found") from None
-    if done.returncode != 0:
-        reason = text.one_line(done.stderr or "", 200)
-        raise Invalid(f"exit {done.returncode}" + (f": {reason}" if reason else ""))
-    return done.stdout
-
-
-def parse(output: str, analysis: Analysis, session: str, command: str) -> list[Draft]:
+def parse(
+    output: str, analysis: Analysis, session: str, command: str, reported_model: str = ""
+) -> list[Draft]:
     """Validated drafts from the summarizer's stdout; :class:`Invalid` on any problem."""
     try:
         data = json.loads(output)
@@ -176,7 +212,8 @@ def parse(output: str, analysis: Analysis, session: str, command: str) -> list[D
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise Invalid('expected {"items": [...]} or a list of items')
     name = data.get("model")
-    model_name = name if isinstance(name, str) and name.strip() else _program(command)
+    model_name = name if isinstance(name, str) and name.strip() else ""
+    model_name = model_name or reported_model or _program(command)
     by_id = {o.id: o for o in analysis.obs}
     proven = {
         o.id
