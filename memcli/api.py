@@ -258,6 +258,9 @@ class Memory:
         )
         summary["pending_observations"] = buffer.pending_counts(self.paths)
         summary["local_bytes"] = _tree_size(self.paths.local)
+        from memcli.compact import headless
+
+        summary["summarizer"] = headless.cost_totals(self.paths)
         return summary
 
     # helpers

@@ -18,7 +18,7 @@ from memcli import config
 from memcli.errors import MemError
 
 USER_DEFAULTS: dict[str, dict[str, Any]] = {
-    "compact": {"summarizer": None, "timeout_seconds": 120},
+    "compact": {"summarizer": None, "timeout_seconds": 120, "summarizer_max_chars": 60_000},
 }
 
 

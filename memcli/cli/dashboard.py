@@ -49,6 +49,18 @@ def _chart(title: str, counts: dict[str, int]) -> Any:
     return table
 
 
+def summarizer_cost(totals: dict[str, Any]) -> str:
+    """One line: calls, characters and tokens in and out, money (when the CLI reported it)."""
+    failed = f" ({totals['failed']} failed)" if totals["failed"] else ""
+    line = f"{totals['calls']} calls{failed}, {totals['chars_in']:,} chars in, "
+    line += f"{totals['chars_out']:,} out"
+    if totals["tokens_in"] or totals["tokens_out"]:
+        line += f"; {totals['tokens_in']:,} tokens in, {totals['tokens_out']:,} out"
+    if totals["cost_usd"]:
+        line += f"; ${totals['cost_usd']:.4f}"
+    return line
+
+
 def _facts(data: dict[str, Any]) -> Any:
     from rich.table import Table
 
@@ -65,6 +77,8 @@ def _facts(data: dict[str, Any]) -> Any:
     table.add_row("local", f"{human_bytes(sizes['local_bytes'])} (never committed)")
     table.add_row("sessions", f"{data['sessions']} compacted")
     table.add_row("pending", f"{data['pending_observations']} observations")
+    if data["summarizer"]["calls"]:
+        table.add_row("summarizer", summarizer_cost(data["summarizer"]))
     if data["broken_files"]:
         table.add_row("broken", f"[red]{data['broken_files']} files (see mem lint)[/red]")
     return table

@@ -52,4 +52,8 @@ def _table(numbers: dict[str, Any]) -> Any:
     pending = numbers["pending_observations"]
     table.add_row("pending", f"{sum(pending.values())} observations in {len(pending)} sessions")
     table.add_row("local", f"{numbers['local_bytes']:,} bytes (never committed)")
+    if numbers["summarizer"]["calls"]:
+        from memcli.cli.dashboard import summarizer_cost
+
+        table.add_row("summarizer", summarizer_cost(numbers["summarizer"]))
     return table

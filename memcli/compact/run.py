@@ -155,16 +155,19 @@ def compact_observations(
         edit_hints=_edit_hints(paths.local, analysis, raws or {}),
     )
     settings = memory.settings()
+    redaction = settings["redaction"]
     compactor, drafts = "rules", None
     user_compact = _user_compact_settings(paths)
     command = user_compact.get("summarizer")
     if command:
         timeout = float(user_compact["timeout_seconds"])
-        drafts = summarizer.summarize(paths, str(command), timeout, analysis, ctx)
+        budget = int(user_compact["summarizer_max_chars"])
+        drafts = summarizer.summarize(
+            paths, str(command), timeout, analysis, ctx, budget, redaction
+        )
         compactor = "summarizer" if drafts is not None else "rules"
     if drafts is None:
         drafts = rules.compact(analysis, ctx)
-    redaction = settings["redaction"]
     drafts = [_masked(d, redaction) for d in drafts]
     outcome = merge.apply(memory.store, drafts, project, buffers.work_dir(paths) / "pool.json")
     unfinished = rules.unfinished(analysis, session_id) is not None

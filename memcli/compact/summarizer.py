@@ -56,6 +56,7 @@ ITEM_SCHEMA = {
 }
 MAX_EXCERPT = 1500
 MAX_CHARS = 60_000  # default digest budget (compact.summarizer_max_chars in the user config)
+MIN_CHARS = 4_000  # a smaller budget leaves too little to summarize
 _EXCERPT_STEPS = (MAX_EXCERPT, 600, 250, 100)
 
 
@@ -105,7 +106,9 @@ def request(
     budget: int = MAX_CHARS,
     redaction: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The digest the command gets: masked, and at most ``budget`` characters as JSON."""
+    """The digest the command gets: masked, and at most ``budget`` characters as JSON (not
+    less than :data:`MIN_CHARS`)."""
+    budget = max(budget, MIN_CHARS)
     base = {
         "prompt_version": PROMPT_VERSION,
         "instructions": INSTRUCTIONS,
@@ -118,15 +121,19 @@ def request(
         groups = _masked(clusters(analysis, excerpt), redaction)
         if _size({**base, "clusters": groups}) <= budget:
             return {**base, "clusters": groups}
-    groups = [g for g in groups if g["type"] != "other"]
+    # Then the least telling first: other commands, closing messages, prompts but the first,
+    # the middle of long episodes (a failure and its verdict stay), the latest clusters.
+    groups = [g for g in groups if g["type"] not in ("other", "conclusions")]
+    for group in groups:
+        if group["type"] == "prompts":
+            del group["observations"][1:]
     while groups and _size({**base, "clusters": groups}) > budget:
         biggest = max(groups, key=lambda g: len(g["observations"]))
         members = biggest["observations"]
         if len(members) > 2:
-            # keep the first and the last (a failure and its verdict), drop the middle
             del members[len(members) // 2]
         else:
-            groups.remove(biggest)
+            groups.pop()
     return {**base, "clusters": groups, "truncated": True}
 
 

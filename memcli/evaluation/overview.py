@@ -87,6 +87,7 @@ def overview(memory: Memory, *, with_sessions: bool = True) -> dict[str, Any]:
         "sessions": stats["sessions"],
         "pending_observations": sum(stats["pending_observations"].values()),
         "broken_files": stats["broken_files"],
+        "summarizer": stats["summarizer"],
         "injection": None,
     }
     raw_bytes = _folder_bytes(os.fspath(memory.paths.raw))

@@ -2,22 +2,44 @@
 
 Reads the compactor's request on stdin and answers as MODE says: good, liar (claims verified
 without proof), empty, garbage (not JSON), bad-kind, fail (exit 3), slow (sleeps past the
-timeout). Each call appends a line to COUNTER when given.
+timeout), hooked (runs what its own hooks would, then answers well), and claude-json,
+gemini-json, codex-jsonl (a good answer inside the envelope of
+`claude -p --output-format json`, `gemini -p --output-format json`, `codex exec --json`).
+Each call appends a line to COUNTER when given: its MEM_DISABLE, its working folder and the
+size of its input, as JSON.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import time
+
+ENVELOPES = ("claude-json", "gemini-json", "codex-jsonl")
+
+
+def run_own_hooks(repo: str) -> None:
+    """What a headless assistant's own (user-level) hooks do: capture its prompt into the
+    repository it was asked about, and compact at its session's end."""
+    payload = {"session_id": "headless-1", "hook_event_name": "UserPromptSubmit",
+               "prompt": "summarize these observations", "cwd": repo}  # fmt: skip
+    for command in (["capture"], ["compact", "--detach"]):
+        subprocess.run([sys.executable, "-m", "memcli", *command], input=json.dumps(payload),
+                       text=True, check=True, cwd=repo)  # fmt: skip
 
 
 def main() -> int:
     mode = sys.argv[1]
+    stdin = sys.stdin.read()
     if len(sys.argv) > 2:
+        seen = {"disable": os.environ.get("MEM_DISABLE"), "cwd": os.getcwd(), "size": len(stdin)}
         with open(sys.argv[2], "a", encoding="utf-8") as handle:
-            handle.write("called\n")
-    request = json.load(sys.stdin)
+            handle.write(json.dumps(seen) + "\n")
+    request = json.loads(stdin)
+    if mode == "hooked":
+        run_own_hooks(sys.argv[3])
     assert request["prompt_version"].startswith("mem-compact/")
     episodes = [c for c in request["clusters"] if c["type"] == "episode"]
     prompts = [c for c in request["clusters"] if c["type"] == "prompts"]
@@ -30,7 +52,7 @@ def main() -> int:
         sys.stdout.write("Sure! Here are your items: ...")
         return 0
     items = []
-    if mode in ("good", "bad-kind") and episodes:
+    if mode in ("good", "bad-kind", "hooked", *ENVELOPES) and episodes:
         cited = [o["id"] for o in episodes[0]["observations"] if o.get("ok") is not None]
         items.append(
             {
@@ -54,7 +76,26 @@ def main() -> int:
                 "confidence": "verified",
             }
         )
-    json.dump({"model": "fake-model-1", "items": items}, sys.stdout)
+    answer = json.dumps({"model": "fake-model-1", "items": items})
+    if mode == "claude-json":
+        answer = json.dumps({"type": "result", "subtype": "success", "is_error": False,
+                             "result": f"```json\n{answer}\n```", "total_cost_usd": 0.0125,
+                             "usage": {"input_tokens": 1200, "cache_read_input_tokens": 300,
+                                       "output_tokens": 150}})  # fmt: skip
+    elif mode == "gemini-json":
+        answer = json.dumps({"response": answer, "stats": {"models": {"gemini-2.5-pro": {
+            "tokens": {"prompt": 1400, "candidates": 160, "total": 1560}}}}})  # fmt: skip
+    elif mode == "codex-jsonl":
+        events = [{"type": "thread.started", "thread_id": "t1"}, {"type": "turn.started"},
+                  {"type": "item.completed", "item": {"id": "i0", "type": "reasoning",
+                                                      "text": "thinking"}},
+                  {"type": "item.completed", "item": {"id": "i1", "type": "agent_message",
+                                                      "text": answer}},
+                  {"type": "turn.completed", "usage": {"input_tokens": 1300,
+                                                       "cached_input_tokens": 0,
+                                                       "output_tokens": 170}}]  # fmt: skip
+        answer = "\n".join(json.dumps(e) for e in events)
+    sys.stdout.write(answer)
     return 0
 
 

@@ -123,7 +123,7 @@ def test_a_rerun_after_a_crash_reuses_the_answer(
         compact_session(memory, "abc123")
     monkeypatch.setattr(buffers, "write_journal", original)
     compact_session(memory, "abc123")
-    assert counter.read_text().count("called") == 1
+    assert len(counter.read_text().splitlines()) == 1
     assert len(memory.items()) == 1
 
 
