@@ -188,7 +188,7 @@ def test_a_transcript_imports_through_the_same_filters_and_compactor(
     assert all(e["ref"].split("#")[1] in raw for e in item.evidence)
     summary = (memory.paths.sessions / "tr-port-1.yaml").read_text()
     assert "intent: The order tests fail since yesterday, find out why" in summary
-    assert "tabs" not in text  # the sub-agent's sidechain is not this session
+    assert "tabs" not in text  # a sub-agent's last text is SubagentStop, which mem does not hook
     before = snapshot(repo)
     folder = tmp_path / "-home-dev-shop"
     folder.mkdir()
