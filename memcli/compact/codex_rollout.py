@@ -13,8 +13,9 @@ Each line of a rollout is ``{"timestamp", "type", "payload"}`` (older files: the
 
 What Codex's hooks see, and so what this yields: ``UserPromptSubmit`` for each prompt (from
 ``user_message`` events when the file has them, else from user messages that are not the
-context Codex injects), ``PostToolUse`` for each tool output with its call, and ``Stop`` with
-the last assistant message of each turn (none for an aborted turn).
+context Codex injects), ``PostToolUse`` for each tool output with its call (named as Codex's
+hooks name tools: see :func:`_call`), and ``Stop`` with the last assistant message of each
+turn (none for an aborted turn).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 from typing import Any
 
 from memcli.compact.hookevents import HookEvent, joined_text, stamp
@@ -32,6 +34,10 @@ _INJECTED = (
     "<user_shell_command>", "<turn_aborted>", "<permissions", "<collaboration_mode>",
 )  # fmt: skip
 _CALLS = ("function_call", "custom_tool_call", "local_shell_call")
+_SHELL_TOOLS = frozenset(
+    {"shell", "shell_command", "exec_command", "container.exec", "local_shell"}
+)
+_SHELLS = frozenset({"bash", "sh", "zsh"})
 _OUTPUTS = ("function_call_output", "custom_tool_call_output")
 _ITEM_TYPES = frozenset({"message", *_CALLS, *_OUTPUTS, "reasoning"})
 _UUID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$")
@@ -155,25 +161,42 @@ class CodexRollout:
 
 
 def _call(item: dict[str, Any]) -> tuple[str, object]:
-    """(tool name, arguments) of a call item."""
+    """(tool name, arguments) of a call item, as Codex's hooks name them: shell-like tools
+    (``shell``, ``shell_command``, ``exec_command``, ``local_shell_call``) are ``Bash`` with
+    ``{"command": "<the command line>"}``; ``apply_patch`` gets ``{"command": "<the patch>"}``;
+    any other tool keeps its name and its arguments."""
     if item.get("type") == "local_shell_call":
         found = item.get("action")
         action: dict[str, Any] = found if isinstance(found, dict) else {}
-        return "local_shell", {
-            "command": action.get("command"),
-            "workdir": action.get("working_directory"),
-        }
+        return "Bash", {"command": _command_line(action.get("command"))}
     name = str(item.get("name") or "")
-    if item.get("type") == "custom_tool_call":
-        return name, {"input": item.get("input")}
-    arguments = item.get("arguments")
-    if isinstance(arguments, str):
+    raw = item.get("input") if item.get("type") == "custom_tool_call" else item.get("arguments")
+    args: dict[str, Any] = {"input": raw}
+    if isinstance(raw, str) and item.get("type") != "custom_tool_call":
         try:
-            parsed = json.loads(arguments)
+            parsed = json.loads(raw)
         except ValueError:
-            return name, {"input": arguments}
-        return name, parsed if isinstance(parsed, dict) else {"input": parsed}
-    return name, arguments if isinstance(arguments, dict) else {}
+            parsed = raw
+        args = parsed if isinstance(parsed, dict) else {"input": parsed}
+    elif isinstance(raw, dict):
+        args = raw
+    if name in _SHELL_TOOLS:
+        return "Bash", {"command": _command_line(args.get("command", args.get("cmd")))}
+    if name == "apply_patch":
+        return name, {"command": args.get("input", args.get("patch"))}
+    return name, args
+
+
+def _command_line(command: object) -> str:
+    """A command line from an argv (``["bash", "-lc", "pytest -q"]`` is ``pytest -q``)."""
+    if isinstance(command, str):
+        return command
+    if not isinstance(command, list):
+        return ""
+    words = [str(w) for w in command]
+    if len(words) == 3 and words[1] in ("-c", "-lc") and words[0].rsplit("/", 1)[-1] in _SHELLS:
+        return words[2]
+    return shlex.join(words)
 
 
 def _output(value: object) -> object:

@@ -52,8 +52,10 @@ def test_the_rollout_gives_the_hook_events_codex_sends() -> None:
     names = [e.name for e in events]
     assert names == ["UserPromptSubmit"] + ["PostToolUse"] * 4 + ["Stop"]
     assert {e.payload["session_id"] for e in events} == {SESSION}
-    assert events[1].payload["tool_input"]["command"][-1] == "pytest -q tests/test_export.py"
+    assert events[1].payload["tool_name"] == "Bash"  # as Codex's hooks name shell tools
+    assert events[1].payload["tool_input"] == {"command": "pytest -q tests/test_export.py"}
     assert events[3].payload["tool_name"] == "apply_patch"
+    assert events[3].payload["tool_input"]["command"].startswith("*** Begin Patch")
     assert events[3].payload["tool_response"]["exit_code"] == 0
     assert events[-1].payload["last_assistant_message"].startswith("Fixed: `total_cents`")
     assert set(names) <= transcripts.captured_events("codex")
@@ -80,6 +82,7 @@ def test_older_rollouts_without_envelopes_or_typed_prompts() -> None:
     payloads = events_of(records, typed=False)
     assert [p["hook_event_name"] for p in payloads] == ["UserPromptSubmit", "PostToolUse", "Stop"]
     assert payloads[0]["prompt"] == "make the build pass"
+    assert payloads[1]["tool_input"] == {"command": "make"}
     assert payloads[1]["tool_response"] == {"output": "cc: error: foo.c: No such file",
                                             "exit_code": 2}  # fmt: skip
     assert {p["session_id"] for p in payloads} == {SESSION}
