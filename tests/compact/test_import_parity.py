@@ -3,7 +3,9 @@
 `data/parity-session-transcript.jsonl` is a hand-made Claude Code transcript (a failing test,
 a sub-agent's search, a fix, a passing test, a Stop hook that blocked once, an interrupted
 turn); `data/parity-session-hooks.jsonl` holds the hook payloads Claude Code sends for that
-session, in the documented format and firing order.
+session, in the documented format and firing order. `data/rollout-...jsonl` and
+`data/codex-session-hooks.jsonl` are the same for Codex (payloads as Codex's hook input
+schemas describe them).
 """
 
 from __future__ import annotations
@@ -21,18 +23,24 @@ import pytest
 from compact_helpers import DATA
 
 from memcli import api
+from memcli.capture import pipeline
 from memcli.compact import buffers, transcripts
 
 TRANSCRIPT = DATA / "parity-session-transcript.jsonl"
 HOOKS = DATA / "parity-session-hooks.jsonl"
+[ROLLOUT] = DATA.glob("rollout-*.jsonl")
+CASES = {
+    "claude-code": (TRANSCRIPT, HOOKS, ".claude/settings.json"),
+    "codex": (ROLLOUT, DATA / "codex-session-hooks.jsonl", ".codex/hooks.json"),
+}
 COMPARED = (
     "hook_event_name", "session_id", "cwd", "tool_name", "tool_input", "tool_use_id",
     "tool_response", "error", "prompt", "last_assistant_message", "stop_hook_active",
 )  # fmt: skip
 
 
-def recorded_payloads() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in HOOKS.read_text(encoding="utf-8").splitlines()]
+def recorded_payloads(path: Path = HOOKS) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def compared(payload: dict[str, Any]) -> dict[str, Any]:
@@ -50,6 +58,28 @@ def test_the_transcript_yields_the_events_the_installed_hooks_capture() -> None:
     assert names.count("Stop") == 2 and "PostToolUseFailure" in names
     assert any(e.payload.get("tool_input", {}).get("command") == "grep -rn computeTax src"
                for e in events)  # fmt: skip
+
+
+def observed(payloads: list[dict[str, Any]], agent: str, root: Path) -> list[dict[str, Any]]:
+    """What `mem capture --agent AGENT` records for each payload, without id, time, raw ref."""
+    settings = pipeline.load_settings(str(root / ".memory"))
+    out = []
+    for payload in payloads:
+        observation, _raw = pipeline.observe_event(payload, settings, str(root), agent)
+        if observation is not None:
+            out.append({k: v for k, v in observation.items() if k not in ("id", "ts", "raw")})
+    return out
+
+
+@pytest.mark.parametrize("agent", sorted(CASES))
+def test_the_transcript_gives_the_observations_the_hooks_give(agent: str, repo: Path) -> None:
+    transcript, hooks_file, _settings = CASES[agent]
+    captured = transcripts.captured_events(agent)
+    expected = [p for p in recorded_payloads(hooks_file) if p["hook_event_name"] in captured]
+    events = transcripts.hook_events(agent, [transcript])
+    got = observed([e.payload for e in events], agent, repo)
+    assert got == observed(expected, agent, repo)
+    assert len(got) >= 6
 
 
 def test_sub_agent_files_are_read_with_their_session(tmp_path: Path) -> None:
@@ -71,12 +101,14 @@ def test_sub_agent_files_are_read_with_their_session(tmp_path: Path) -> None:
     assert [compared(e.payload) for e in split] == [compared(e.payload) for e in inline]
 
 
-def replay_through_installed_hooks(root: Path, payloads: list[dict[str, Any]]) -> None:
+def replay_through_installed_hooks(root: Path, payloads: list[dict[str, Any]], agent: str) -> None:
     """Install the hooks, then pipe each payload into the exact commands installed for it."""
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    subprocess.run(["mem", "hooks", "install"], cwd=root, env=env, check=True,
-                   capture_output=True)  # fmt: skip
-    settings = json.loads((root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    env.pop("MEM_DISABLE", None)
+    subprocess.run(["mem", "hooks", "install", "--agent", agent], cwd=root, env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    settings_file = root / CASES[agent][2]
+    settings = json.loads(settings_file.read_text(encoding="utf-8"))
     ran: set[str] = set()
     for payload in payloads:
         for group in settings["hooks"].get(payload["hook_event_name"], []):
@@ -87,8 +119,7 @@ def replay_through_installed_hooks(root: Path, payloads: list[dict[str, Any]]) -
                 )  # fmt: skip
                 assert done.returncode == 0, done.stderr
                 ran.add(payload["hook_event_name"])
-    wanted = {"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop"}
-    assert ran >= wanted | {"SessionEnd"}
+    assert ran >= transcripts.captured_events(agent) | {"SessionStart", "SessionEnd"}
 
 
 def wait_for_compaction(memory: api.Memory, session: str) -> None:
@@ -118,17 +149,19 @@ def comparable(memory: api.Memory) -> list[dict[str, Any]]:
     return sorted(out, key=lambda d: str(d["title"]))
 
 
+@pytest.mark.parametrize("agent", sorted(CASES))
 def test_import_gives_the_items_of_a_replay_through_the_installed_hooks(
-    repo: Path, tmp_path: Path
+    repo: Path, tmp_path: Path, agent: str
 ) -> None:
+    transcript, hooks_file, _settings = CASES[agent]
     twin = tmp_path / "twin"
     shutil.copytree(repo, twin)  # same project identity
     imported = api.Memory.open(repo)
-    result = transcripts.import_claude_code(imported, TRANSCRIPT)
+    result = transcripts.import_transcripts(imported, [transcript], agent)
     assert result.added >= 1
 
-    payloads = recorded_payloads()
-    replay_through_installed_hooks(twin, payloads)
+    payloads = recorded_payloads(hooks_file)
+    replay_through_installed_hooks(twin, payloads, agent)
     replayed = api.Memory.open(twin)
     wait_for_compaction(replayed, payloads[0]["session_id"])
 
