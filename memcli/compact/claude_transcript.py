@@ -20,6 +20,7 @@ from which the importer derives stable observation ids.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from memcli.compact.hookevents import HookEvent, joined_text, stamp
@@ -37,6 +38,10 @@ class ClaudeTranscript:
 
     def __init__(self, path: str = "") -> None:
         self.path = path
+        # A sub-agent's own file (<session>/subagents/agent-<id>.jsonl): every line is the
+        # sub-agent's, and its hooks carry the parent session's id (the folder's name).
+        parts = Path(path).parts
+        self.parent = parts[-3] if len(parts) >= 3 and parts[-2] == "subagents" else ""
         self.tools: dict[str, tuple[str, object]] = {}
         # chain ("main" or a sub-agent) -> its last assistant text not yet followed by a tool
         self.pending: dict[tuple[str, str], tuple[str, str, dict[str, Any], str]] = {}
@@ -48,7 +53,7 @@ class ClaudeTranscript:
         kind = record.get("type")
         if kind not in ("user", "assistant") or record.get("isApiErrorMessage"):
             return []
-        session = record.get("sessionId")
+        session = self.parent or record.get("sessionId")
         message = record.get("message")
         if not isinstance(session, str) or not session or not isinstance(message, dict):
             return []
@@ -63,7 +68,7 @@ class ClaudeTranscript:
         ts = stamp(record.get("timestamp")) or self.last_ts
         self.last_ts = ts
         uid = str(record.get("uuid") or f"line{number}")
-        side = bool(record.get("isSidechain"))
+        side = bool(record.get("isSidechain") or self.parent)
         chain = (session, f"agent:{record.get('agentId') or ''}" if side else _MAIN)
         content = message.get("content")
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]

@@ -93,7 +93,11 @@ def test_sub_agent_files_are_read_with_their_session(tmp_path: Path) -> None:
     (folder / session / "subagents").mkdir(parents=True)
     (folder / f"{session}.jsonl").write_text("\n".join(main) + "\n", encoding="utf-8")
     agent_file = folder / session / "subagents" / "agent-a1b2c3.jsonl"
+    # whatever the sub-agent's lines say, its hooks carry the parent session's id
+    side = [line.replace(session, "agent-own-id").replace('"isSidechain": true', '"x": 1')
+            for line in side]  # fmt: skip
     agent_file.write_text("\n".join(side) + "\n", encoding="utf-8")
+    (folder / session / "subagents" / "agent-a1b2c3.meta.json").write_text("{}")
     files = transcripts.transcript_files(folder)
     [group] = transcripts._session_groups(files)
     split = transcripts.hook_events("claude-code", group)
