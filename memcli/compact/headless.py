@@ -7,7 +7,7 @@ The command comes from the user's own config only (never from a committed file).
   compaction;
 - in an empty temporary folder, so it loads no project instructions or project hooks and has
   no repository files at hand;
-- with the request on stdin and a timeout.
+- with the request on stdin and a timeout, after which it is killed with everything it started.
 
 Its stdout may be the JSON answer itself, or the answer wrapped by the CLI:
 
@@ -28,7 +28,9 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
@@ -68,20 +70,36 @@ def call(command: str, stdin: str, timeout: float) -> str:
     env = {**os.environ, DISABLE_ENV: "1"}
     with tempfile.TemporaryDirectory(prefix="mem-summarizer-") as folder:
         try:
-            done = subprocess.run(
-                argv, input=stdin, capture_output=True, text=True, timeout=timeout,
-                check=False, cwd=folder, env=env, errors="replace",
+            process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, errors="replace", cwd=folder, env=env,
+                start_new_session=sys.platform != "win32",
             )  # fmt: skip
-        except subprocess.TimeoutExpired:
-            raise Failed(f"timed out after {timeout:g} s") from None
         except OSError as exc:
             name = argv[0]
             raise Failed(f"{name}: command not found" if isinstance(exc, FileNotFoundError)
                          else f"{name}: {exc.strerror or exc}") from None  # fmt: skip
-    if done.returncode != 0:
-        reason = " ".join((done.stderr or "").split())[:200]
-        raise Failed(f"exit {done.returncode}" + (f": {reason}" if reason else ""))
-    return done.stdout
+        try:
+            stdout, stderr = process.communicate(stdin, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            raise Failed(f"timed out after {timeout:g} s") from None
+    if process.returncode != 0:
+        reason = " ".join((stderr or "").split())[:200]
+        raise Failed(f"exit {process.returncode}" + (f": {reason}" if reason else ""))
+    return stdout
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    """Kill the command and whatever it started (a CLI runs helpers of its own)."""
+    try:
+        if sys.platform != "win32":
+            os.killpg(process.pid, signal.SIGKILL)
+        else:  # pragma: no cover
+            process.kill()
+    except OSError:
+        pass
+    process.communicate()
 
 
 def unwrap(stdout: str) -> tuple[str, Usage]:

@@ -2,8 +2,8 @@
 
 Reads the compactor's request on stdin and answers as MODE says: good, liar (claims verified
 without proof), empty, garbage (not JSON), bad-kind, fail (exit 3), slow (sleeps past the
-timeout), hooked (runs what its own hooks would, then answers well), and claude-json,
-gemini-json, codex-jsonl (a good answer inside the envelope of
+timeout), spawner (starts a helper, then sleeps), hooked (runs what its own hooks would, then
+answers well), and claude-json, gemini-json, codex-jsonl (a good answer inside the envelope of
 `claude -p --output-format json`, `gemini -p --output-format json`, `codex exec --json`).
 Each call appends a line to COUNTER when given: its MEM_DISABLE, its working folder and the
 size of its input, as JSON.
@@ -43,6 +43,15 @@ def main() -> int:
     assert request["prompt_version"].startswith("mem-compact/")
     episodes = [c for c in request["clusters"] if c["type"] == "episode"]
     prompts = [c for c in request["clusters"] if c["type"] == "prompts"]
+    if mode == "spawner":  # starts a helper of its own, then hangs
+        helper = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(60)"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        with open(sys.argv[2] + ".helper", "w", encoding="utf-8") as handle:
+            handle.write(str(helper.pid))
+        time.sleep(30)
     if mode == "slow":
         time.sleep(30)
     if mode == "fail":

@@ -89,6 +89,21 @@ def test_a_failed_call_is_accounted_for_and_a_cached_answer_costs_nothing(
     assert headless.cost_totals(memory.paths)["failed"] == 1
 
 
+def test_a_timed_out_command_is_killed_with_what_it_started(
+    repo: Path, capture: Capture, fixture_lines: list[bytes], user_config: Path, tmp_path: Path
+) -> None:
+    counter = tmp_path / "calls"
+    command = f"{sys.executable} {SCRIPT} spawner {counter}"
+    user_config.write_text(f"compact:\n  summarizer: '{command}'\n  timeout_seconds: 3\n")
+    memory = api.Memory.open(repo)
+    capture(fixture_lines)
+    assert compact_session(memory, "abc123").compactor == "rules"
+    helper = int(Path(f"{counter}.helper").read_text())
+    status = Path(f"/proc/{helper}/status")
+    if status.exists():  # gone, or a zombie nobody has reaped yet
+        assert "State:\tZ" in status.read_text()
+
+
 def test_the_headless_sessions_own_hooks_neither_capture_nor_compact(
     repo: Path, capture: Capture, fixture_lines: list[bytes], user_config: Path, tmp_path: Path
 ) -> None:
