@@ -163,7 +163,7 @@ def compact_observations(
         timeout = float(user_compact["timeout_seconds"])
         budget = int(user_compact["summarizer_max_chars"])
         drafts = summarizer.summarize(
-            paths, str(command), timeout, analysis, ctx, budget, redaction
+            paths, str(command), timeout, analysis, ctx, budget, memory.mask
         )
         compactor = "summarizer" if drafts is not None else "rules"
     if drafts is None:

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from memcli import __version__, atomic, model
@@ -104,7 +105,7 @@ def request(
     analysis: Analysis,
     session: str,
     budget: int = MAX_CHARS,
-    redaction: dict[str, Any] | None = None,
+    mask: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
     """The digest the command gets: masked, and at most ``budget`` characters as JSON (not
     less than :data:`MIN_CHARS`)."""
@@ -118,7 +119,7 @@ def request(
     }
     groups: list[dict[str, Any]] = []
     for excerpt in _EXCERPT_STEPS:
-        groups = _masked(clusters(analysis, excerpt), redaction)
+        groups = _masked(clusters(analysis, excerpt), mask)
         if _size({**base, "clusters": groups}) <= budget:
             return {**base, "clusters": groups}
     # Then the least telling first: other commands, closing messages, prompts but the first,
@@ -141,15 +142,24 @@ def _size(document: dict[str, Any]) -> int:
     return len(json.dumps(document))
 
 
-def _masked(groups: list[dict[str, Any]], redaction: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """Mask once more with the current rules: the observations were masked at capture time,
-    possibly under older rules, and this text leaves the machine."""
-    from memcli.capture import masking
+def _masked(
+    groups: list[dict[str, Any]], mask: Callable[[str], str] | None
+) -> list[dict[str, Any]]:
+    """Every text masked once more with the current rules: the observations were masked at
+    capture time, possibly under older rules, and this text leaves the machine."""
+    if mask is None:
+        return groups
 
-    settings = redaction or {}
-    extra = [str(p) for p in settings.get("extra_patterns") or []]
-    masked = masking.mask_obj(groups, extra, bool(settings.get("mask_emails", True)))
-    return masked if isinstance(masked, list) else groups
+    def walk(node: Any) -> Any:
+        if isinstance(node, str):
+            return mask(node)
+        if isinstance(node, dict):
+            return {key: walk(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [walk(value) for value in node]
+        return node
+
+    return [walk(group) for group in groups]
 
 
 def summarize(
@@ -159,11 +169,11 @@ def summarize(
     analysis: Analysis,
     ctx: Context,
     budget: int = MAX_CHARS,
-    redaction: dict[str, Any] | None = None,
+    mask: Callable[[str], str] | None = None,
 ) -> list[Draft] | None:
     """Drafts from the summarizer, or None (logged) when the rules must take over. Each call
     made (not a cached answer) is accounted for in ``local/summarizer.jsonl``."""
-    stdin = json.dumps(request(analysis, ctx.session, budget, redaction))
+    stdin = json.dumps(request(analysis, ctx.session, budget, mask))
     batch = hashlib.sha256(
         json.dumps([o.id for o in analysis.obs]).encode("utf-8") + command.encode("utf-8")
     ).hexdigest()[:16]

@@ -141,8 +141,12 @@ def test_the_digest_stays_under_its_budget_and_is_masked_again(
     full = summarizer.request(analysis, "abc123")
     assert "truncated" not in full and "psycopg" in json.dumps(full)
     budget = max(summarizer.MIN_CHARS, len(json.dumps(full)) // 2)
-    redaction = {"extra_patterns": [r"psycopg\w*"], "mask_emails": True}
-    small = summarizer.request(analysis, "abc123", budget, redaction)
+    config = memory.paths.config
+    config.write_text(
+        config.read_text().replace("extra_patterns: []", "extra_patterns: ['psycopg\\w*']")
+    )
+    masking = api.Memory.open(memory.root)
+    small = summarizer.request(analysis, "abc123", budget, masking.mask)
     assert len(json.dumps(small)) <= budget < len(json.dumps(full))
     assert "psycopg" not in json.dumps(small)
     assert any(c["type"] == "episode" for c in small["clusters"])
