@@ -8,7 +8,7 @@ time. What the hooks saw, and so what this yields:
   interrupts or hook feedback, which Claude Code writes as user lines but never submits);
 - every tool result, the main session's and each sub-agent's (whose hooks carry the parent's
   ``session_id``): ``PostToolUse``, or ``PostToolUseFailure`` with the error text when the
-  result is an error;
+  result is an error; nothing for a call the user denied, which never ran;
 - the last assistant text of a turn: ``Stop``, when the next user line arrives (a prompt, a
   slash command, or the feedback of a Stop hook that blocked: the turn had ended and the
   hooks had run, so that turn end is kept and the next one is ``stop_hook_active``); an
@@ -28,6 +28,9 @@ from memcli.compact.hookevents import HookEvent, joined_text, stamp
 _NOT_PROMPTS = ("<command-", "<local-command-", "Caveat:", "<system-reminder>")
 _HOOK_FEEDBACK = ("Stop hook feedback:", "SubagentStop hook feedback:")
 _INTERRUPTED = "[Request interrupted by user"
+# A tool call the user (or a permission rule) denied never ran, and no hook fired for it.
+_REJECTED = ("The user doesn't want to proceed with this tool use",
+             "The user doesn't want to take this action right now")  # fmt: skip
 _MAIN = "main"
 
 
@@ -120,10 +123,13 @@ class ClaudeTranscript:
         name, args = call
         said = joined_text(block.get("content"))
         common = {**base, "tool_name": name, "tool_input": args, "tool_use_id": tool_id}
-        if block.get("is_error") is True:
-            return {**common, "hook_event_name": "PostToolUseFailure", "error": said,
-                    "is_interrupt": False}  # fmt: skip
         detail = record.get("toolUseResult")
+        if block.get("is_error") is True:
+            if said.startswith(_REJECTED):
+                return None  # denied before it ran: no hook fires
+            interrupted = isinstance(detail, dict) and detail.get("interrupted") is True
+            return {**common, "hook_event_name": "PostToolUseFailure", "error": said,
+                    "is_interrupt": interrupted}  # fmt: skip
         response: object = detail if isinstance(detail, dict) and only else None
         if response is None:
             response = {"stdout": said} if name.lower() == "bash" else said
