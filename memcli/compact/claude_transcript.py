@@ -127,7 +127,9 @@ class ClaudeTranscript:
         if block.get("is_error") is True:
             if said.startswith(_REJECTED):
                 return None  # denied before it ran: no hook fires
-            interrupted = isinstance(detail, dict) and detail.get("interrupted") is True
+            interrupted = said.startswith(_INTERRUPTED) or (
+                isinstance(detail, dict) and detail.get("interrupted") is True
+            )
             return {**common, "hook_event_name": "PostToolUseFailure", "error": said,
                     "is_interrupt": interrupted}  # fmt: skip
         response: object = detail if isinstance(detail, dict) and only else None
