@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import json
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from memcli.api import Memory
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "claude-code" / "session.jsonl"
 DATA = Path(__file__).resolve().parent / "data"
@@ -85,3 +95,45 @@ def prompt(said: str, session: str = "s1") -> dict[str, Any]:
 
 def said(message: str, session: str = "s1") -> dict[str, Any]:
     return obs("conclusion", session, event="Stop", excerpt=message, summary=message[:200])
+
+
+def replay_through_installed_hooks(
+    root: Path, payloads: list[dict[str, Any]], agent: str = "claude-code"
+) -> set[str]:
+    """Install the hooks, then pipe each payload into the exact commands installed for it;
+    returns the events that had a command."""
+    from memcli import hooks
+
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("MEM_DISABLE", None)
+    subprocess.run(["mem", "hooks", "install", "--agent", agent], cwd=root, env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    settings_file = hooks.settings_path(agent, "project", root, Path.home())
+    settings = json.loads(settings_file.read_text(encoding="utf-8"))
+    ran: set[str] = set()
+    for payload in payloads:
+        for group in settings["hooks"].get(payload["hook_event_name"], []):
+            for handler in group["hooks"]:
+                done = subprocess.run(
+                    handler["command"], shell=True, cwd=root, env=env, input=json.dumps(payload),
+                    capture_output=True, text=True, check=False,
+                )  # fmt: skip
+                assert done.returncode == 0, done.stderr
+                ran.add(payload["hook_event_name"])
+    return ran
+
+
+def wait_for_compaction(memory: Memory, session: str) -> None:
+    """`mem compact --detach` (the SessionEnd hook) compacts in the background."""
+    from memcli.compact import buffers
+
+    buffer = memory.paths.buffers / f"{session}.jsonl"
+    for _ in range(600):
+        if not buffer.exists() or not buffer.read_text(encoding="utf-8").strip():
+            try:
+                with buffers.session_lock(memory.paths, buffers.stem(session)):
+                    return
+            except buffers.Busy:
+                pass
+        time.sleep(0.1)
+    pytest.fail(f"the detached compaction never consumed {buffer}")

@@ -2,7 +2,8 @@
 
 Reads the compactor's request on stdin and answers as MODE says: good, liar (claims verified
 without proof), empty, garbage (not JSON), bad-kind, fail (exit 3), slow (sleeps past the
-timeout), spawner (starts a helper, then sleeps), hooked (runs what its own hooks would, then
+timeout), spawner (starts a helper, then sleeps), gated
+(answers once COUNTER.go exists), hooked (runs what its own hooks would, then
 answers well), and claude-json, gemini-json, codex-jsonl (a good answer inside the envelope of
 `claude -p --output-format json`, `gemini -p --output-format json`, `codex exec --json`).
 Each call appends a line to COUNTER when given: its MEM_DISABLE, its working folder and the
@@ -52,6 +53,11 @@ def main() -> int:
         with open(sys.argv[2] + ".helper", "w", encoding="utf-8") as handle:
             handle.write(str(helper.pid))
         time.sleep(30)
+    if mode == "gated":  # answers (well, in Claude's envelope) once COUNTER.go exists
+        for _ in range(600):
+            if os.path.exists(sys.argv[2] + ".go"):
+                break
+            time.sleep(0.1)
     if mode == "slow":
         time.sleep(30)
     if mode == "fail":
@@ -61,7 +67,7 @@ def main() -> int:
         sys.stdout.write("Sure! Here are your items: ...")
         return 0
     items = []
-    if mode in ("good", "bad-kind", "hooked", *ENVELOPES) and episodes:
+    if mode in ("good", "bad-kind", "hooked", "gated", *ENVELOPES) and episodes:
         cited = [o["id"] for o in episodes[0]["observations"] if o.get("ok") is not None]
         items.append(
             {
@@ -86,7 +92,7 @@ def main() -> int:
             }
         )
     answer = json.dumps({"model": "fake-model-1", "items": items})
-    if mode == "claude-json":
+    if mode in ("claude-json", "gated"):
         answer = json.dumps({"type": "result", "subtype": "success", "is_error": False,
                              "result": f"```json\n{answer}\n```", "total_cost_usd": 0.0125,
                              "usage": {"input_tokens": 1200, "cache_read_input_tokens": 300,

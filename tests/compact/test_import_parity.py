@@ -11,20 +11,16 @@ schemas describe them).
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from compact_helpers import DATA
+from compact_helpers import DATA, replay_through_installed_hooks, wait_for_compaction
 
 from memcli import api
 from memcli.capture import pipeline
-from memcli.compact import buffers, transcripts
+from memcli.compact import transcripts
 
 TRANSCRIPT = DATA / "parity-session-transcript.jsonl"
 HOOKS = DATA / "parity-session-hooks.jsonl"
@@ -105,41 +101,6 @@ def test_sub_agent_files_are_read_with_their_session(tmp_path: Path) -> None:
     assert [compared(e.payload) for e in split] == [compared(e.payload) for e in inline]
 
 
-def replay_through_installed_hooks(root: Path, payloads: list[dict[str, Any]], agent: str) -> None:
-    """Install the hooks, then pipe each payload into the exact commands installed for it."""
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    env.pop("MEM_DISABLE", None)
-    subprocess.run(["mem", "hooks", "install", "--agent", agent], cwd=root, env=env,
-                   check=True, capture_output=True)  # fmt: skip
-    settings_file = root / CASES[agent][2]
-    settings = json.loads(settings_file.read_text(encoding="utf-8"))
-    ran: set[str] = set()
-    for payload in payloads:
-        for group in settings["hooks"].get(payload["hook_event_name"], []):
-            for handler in group["hooks"]:
-                done = subprocess.run(
-                    handler["command"], shell=True, cwd=root, env=env, input=json.dumps(payload),
-                    capture_output=True, text=True, check=False,
-                )  # fmt: skip
-                assert done.returncode == 0, done.stderr
-                ran.add(payload["hook_event_name"])
-    assert ran >= transcripts.captured_events(agent) | {"SessionStart", "SessionEnd"}
-
-
-def wait_for_compaction(memory: api.Memory, session: str) -> None:
-    """`mem compact --detach` (the SessionEnd hook) compacts in the background."""
-    buffer = memory.paths.buffers / f"{session}.jsonl"
-    for _ in range(600):
-        if not buffer.exists() or not buffer.read_text(encoding="utf-8").strip():
-            try:
-                with buffers.session_lock(memory.paths, buffers.stem(session)):
-                    return
-            except buffers.Busy:
-                pass
-        time.sleep(0.1)
-    pytest.fail(f"the detached compaction never consumed {buffer}")
-
-
 def comparable(memory: api.Memory) -> list[dict[str, Any]]:
     """Items without what differs between a replay now and an import of the past: times and
     the observation ids that evidence points to."""
@@ -165,7 +126,8 @@ def test_import_gives_the_items_of_a_replay_through_the_installed_hooks(
     assert result.added >= 1
 
     payloads = recorded_payloads(hooks_file)
-    replay_through_installed_hooks(twin, payloads, agent)
+    ran = replay_through_installed_hooks(twin, payloads, agent)
+    assert ran >= transcripts.captured_events(agent) | {"SessionStart", "SessionEnd"}
     replayed = api.Memory.open(twin)
     wait_for_compaction(replayed, payloads[0]["session_id"])
 

@@ -6,11 +6,12 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from compact_helpers import Capture
+from compact_helpers import Capture, replay_through_installed_hooks, wait_for_compaction
 from typer.testing import CliRunner
 
 from memcli import api
@@ -76,6 +77,31 @@ def test_each_cli_envelope_is_unwrapped_and_its_cost_recorded(
     assert f"1 calls, {call['size']:,} chars in" in plain.stdout
     if mode == "claude-json":
         assert totals["cost_usd"] == 0.0125 and "$0.0125" in plain.stdout
+
+
+def test_after_the_session_ends_the_summarizer_runs_detached_from_the_hook(
+    repo: Path, fixture_lines: list[bytes], user_config: Path, tmp_path: Path
+) -> None:
+    """The session is replayed through the installed Claude Code hooks. The SessionEnd hook
+    returns while the summarizer is still waiting to answer: it runs after the session, in
+    the background, and its answer lands later."""
+    counter = tmp_path / "calls"
+    memory = configure(user_config, repo, "gated", counter)
+    payloads = [json.loads(line) for line in fixture_lines]
+    assert payloads[-1]["hook_event_name"] == "SessionEnd"
+    replay_through_installed_hooks(repo, payloads)  # every hook has returned
+    for _ in range(600):
+        if counter.exists():
+            break
+        time.sleep(0.1)
+    assert counter.exists(), "the detached compaction never called the summarizer"
+    assert not memory.items()  # the summarizer is still waiting
+    Path(f"{counter}.go").touch()
+    wait_for_compaction(memory, "abc123")
+    [item] = memory.items()
+    assert item.source["compactor"] == "summarizer"
+    [cost] = ledger(memory)
+    assert cost["outcome"] == "ok" and cost["tokens_out"] == 150
 
 
 def test_a_failed_call_is_accounted_for_and_a_cached_answer_costs_nothing(
