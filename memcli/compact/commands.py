@@ -12,6 +12,8 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from memcli import signals
+
 
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -54,16 +56,6 @@ CHECKS = _set(
 _CHECK_VERBS = _set("test tests build check lint typecheck compile verify ci")
 # Style and type checkers: their failures fixed by edits are routine, not pitfalls.
 LINTERS = _set("ruff black isort flake8 pylint eslint prettier mypy pyright tsc")
-
-_E_LINE = re.compile(r"^E\s{2,}(\S.*)$", re.M)
-_EXCEPTION = re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b:?.*$", re.M)
-_ERROR_WORD = re.compile(
-    r"^.*(?:\berror\b|\bERR!|\bfatal\b|\bpanic:|command not found|No such file or directory"
-    r"|not found|cannot find|could not|Could not|refused|denied|timed out).*$",
-    re.M | re.I,
-)
-_FAILED_LINE = re.compile(r"^(?:FAILED|FAIL|--- FAIL:)\s+.*$", re.M)
-_FRAMING = re.compile(r"^[=_!*-]{5,}|^\[\.\.\. ")
 
 
 @dataclass(frozen=True)
@@ -163,21 +155,14 @@ def covers(passing: Command, failing: Command) -> bool:
 
 
 def decisive_line(excerpt: str, summary: str = "") -> str:
-    """The one output line that says what went wrong."""
-    found = _E_LINE.search(excerpt)
-    if found:
-        return found.group(1).strip()
-    lines = [m.group(0).strip() for m in _EXCEPTION.finditer(excerpt)]
-    lines = [line for line in lines if not line.startswith("Traceback")]
-    if lines:
-        return lines[-1]
-    for pattern in (_ERROR_WORD, _FAILED_LINE):
-        for match in pattern.finditer(excerpt):
-            line = match.group(0).strip()
-            if line and not _FRAMING.match(line):
-                return line
+    """The one output line that says what went wrong, chosen by what it is (see
+    :func:`memcli.signals.failure`); a runner's generic line never."""
+    _kind, line = signals.failure(excerpt)
+    if line:
+        return line
     detail = re.search(r"\(([^()]*)\)\s*$", summary)
-    return detail.group(1) if detail else ""
+    found = detail.group(1) if detail else ""
+    return "" if signals.is_generic(found) else found
 
 
 def error_class(line: str) -> str:
@@ -188,6 +173,8 @@ def error_class(line: str) -> str:
 
 def signature(line: str) -> str:
     """A decisive line with its values blanked: the same failure with another port matches."""
+    if signals.is_generic(line):
+        return ""  # `npm ERR! Test failed.` says nothing about which failure it was
     text = line.lower()
     text = re.sub(r"0x[0-9a-f]+", "#", text)
     text = re.sub(r"(?<![\w.])\d+(?:\.\d+)*(?!\w)", "#", text)

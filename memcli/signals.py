@@ -1,0 +1,270 @@
+"""Signals: what a line of output, a prompt sentence or a message sentence *is*.
+
+One small module for both readers of a session: the Stop checkpoint (a hook command, so no
+:mod:`re` import: patterns come compiled from :mod:`memcli.capture.fastre`) and the
+compactor's rules.
+
+- :func:`failure` picks an output's *error signature* by what the line is (a Python or JS
+  exception, ``error TS2307``, ``npm ERR! code``, ``error[E0308]``, a Go or Java failure, a
+  pytest or jest failure line, ``command not found``, a missing module, a busy port, a denied
+  permission), never the first line holding the word "error". A runner's generic line
+  (``npm ERR! Test failed.``, ``make: *** [test] Error 1``) is never a signature.
+- :func:`environment` says which environment pitfall a failure shows (missing tool or
+  package, wrong version, port, permission, interactive prompt, shell state).
+- :func:`correction`, :func:`convention`, :func:`decision` and :func:`narration` classify
+  sentences of prompts and assistant messages.
+"""
+
+from __future__ import annotations
+
+from memcli.capture import fastre
+
+MULTILINE = fastre.MULTILINE
+IGNORECASE = fastre.IGNORECASE
+
+
+def _find(pattern: str, text: str, flags: int = MULTILINE) -> str:
+    found = fastre.cached(pattern, flags).search(text)
+    return found.group(0).strip() if found else ""
+
+
+def _has(pattern: str, text: str, flags: int = IGNORECASE) -> bool:
+    return fastre.cached(pattern, flags).search(text) is not None
+
+
+# Lines that only say "something failed": runners, wrappers, exit codes. Never a signature.
+_GENERIC = (
+    r"^(?:Error:\s*)?(?:npm (?:ERR!|error)\s+(?:Test failed|code ELIFECYCLE|errno\b|"
+    r"A complete log|Lifecycle script|command failed|Failed at the|This is probably|"
+    r"path\b|syscall\b|signal\b|$)"
+    r"|npm (?:ERR!|error) [\w:@./-]+@[\w.-]+ \w+: "
+    r"|make(?:\[\d+\])?: \*\*\* .*Error \d+"
+    r"|(?:error:? )?(?:script|command) .{0,80}(?:exited|failed) with (?:exit )?code \d+"
+    r"|error Command failed with exit code"
+    r"|Error: Process completed with exit code"
+    r"|(?:Exit code|exit status|exit code)\s*:?\s*-?\d+\s*$"
+    r"|FAILED \((?:failures|errors)=\d+"
+    r"|Tests?:?\s+\d+ failed|Test Suites: \d+ failed"
+    r"|=+ .*\d+ failed.* =+$|\d+ failed(?:, \d+ \w+)* in [\d.]+s"
+    r"|ERROR: .*(?:Test failed|See above for more details)"
+    r"|error: could not compile `[^`]+`.*due to"
+    r"|Error: Command failed:"
+    r"|(?:npm|pnpm|yarn) (?:warn|WARN|notice)\b(?! EBADENGINE)"
+    r"|ELIFECYCLE"
+    r"|\[ERROR\] (?:Failed to execute goal|-> \[Help|Re-run Maven|To see the full|$)"
+    r"|FAILURE: Build failed with an exception"
+    r"|Traceback \(most recent call last\)"
+    r"|short test summary info"
+    r"|-+ FAIL\s*$|^FAIL\s*$|^FAIL\t\S+\s+[\d.]+s$|exit status \d+$)"
+)
+
+# (kind, pattern): the first kind whose pattern matches names the signature line.
+_SHAPES: tuple[tuple[str, str], ...] = (
+    (
+        "missing-tool",
+        r"^.*(?:command not found|: not found$|is not recognized as an internal"
+        r"|No such file or directory \(os error 2\)|executable file not found).*$",
+    ),
+    (
+        "missing-package",
+        r"^.*(?:ModuleNotFoundError: .*|No module named .*"
+        r"|Cannot find module ['\"][^'\"]+['\"].*|Cannot find package ['\"].*"
+        r"|Could not find a version that satisfies.*|No matching distribution found.*"
+        r"|package .* is not in (?:GOROOT|std).*|cannot find package .*"
+        r"|unresolved import .*|could not resolve dependency.*|ERESOLVE.*"
+        r"|error TS2307: .*|ImportError: .*)$",
+    ),
+    (
+        "port",
+        r"^.*(?:EADDRINUSE.*|[Aa]ddress already in use.*|port \d+ (?:is )?already in use.*"
+        r"|bind: address already in use.*)$",
+    ),
+    (
+        "permission",
+        r"^.*(?:EACCES.*|Permission denied.*|Operation not permitted.*"
+        r"|PermissionError: .*|permission denied.*)$",
+    ),
+    (
+        "version",
+        r"^.*(?:requires? (?:Python|Node(?:\.js)?|node|npm|go|Go|Ruby|Java) ?[<>=~^]*"
+        r" ?v?\d.*|requires a different Python.*|Unsupported engine.*|EBADENGINE.*"
+        r"|version mismatch.*|incompatible version.*"
+        r"|is not compatible with.*|requires-python.*|unsupported (?:class file )?version.*"
+        r"|The engine \"\w+\" is incompatible.*)$",
+    ),
+    (
+        "interactive",
+        r"^.*(?:\[[yY]/[nN]\]|\([yY]/[nN]\)|Ok to proceed\?|Are you sure.*\?"
+        r"|Press (?:any key|enter|ENTER).*|stdin is not a tty|not a terminal"
+        r"|Inappropriate ioctl for device|Password:\s*$|waiting for input|Need to install the "
+        r"following packages).*$",
+    ),
+    (
+        "shell-state",
+        r"^.*(?:cd: .*No such file or directory|not a git repository.*"
+        r"|No virtualenv|VIRTUAL_ENV.*not set|conda activate|source .*activate"
+        r"|externally-managed-environment.*|You are not currently on a branch.*"
+        r"|detached HEAD.*).*$",
+    ),
+    ("typescript", r"^.*\berror TS\d{4}: .*$"),
+    ("rust", r"^error\[E\d{4}\]: .*$"),
+    ("npm", r"^npm (?:ERR!|error) code (?!ELIFECYCLE)E[A-Z]+.*$"),
+    ("pytest", r"^E\s{2,}\S.*$"),
+    (
+        "exception",
+        r"^\s*(?:Uncaught |Unhandled )?(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception|Fault"
+        r"|Exit|Interrupt|Warning)\b(?:\[\w+\])?: .*$"
+        r"|^\s*(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)\s*$",
+    ),
+    (
+        "java",
+        r"^(?:Exception in thread .*|Caused by: .*|\S+\.java:\d+: error: .*"
+        r"|\[ERROR\] \S+\.java:.*)$",
+    ),
+    ("go", r"^(?:panic: .*|--- FAIL: .*|\S+\.go:\d+(?::\d+)?: .*|fatal error: .*)$"),
+    ("jest", r"^\s*(?:● .*|✕ .*|FAIL\s+\S+.*)$"),
+    ("test", r"^(?:FAILED \S+.*|ERROR \S+::.*|AssertionError.*|assert .*)$"),
+    ("compiler", r"^\S+:\d+(?::\d+)?: (?:fatal )?error: .*$|^error: .*$"),
+)
+ENVIRONMENT = ("missing-tool", "missing-package", "port", "permission", "version", "interactive",
+               "shell-state")  # fmt: skip
+
+_GENERIC_FALLBACK = (
+    r"^.*(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"
+    r"|could not|refused|\bdenied\b|timed out).*$"
+)
+
+
+def is_generic(line: str) -> bool:
+    """A line that only says that something failed (a runner's or wrapper's own line)."""
+    text = line.strip()
+    if text.startswith("Error: ") and len(text) > 7 and not is_generic(text[7:]):
+        return False
+    return not text or _has(_GENERIC, text, IGNORECASE | MULTILINE)
+
+
+def failure(text: str) -> tuple[str, str]:
+    """(kind, line) of the most telling failure line of an output; ("", "") when none.
+
+    The first matching shape (in `_SHAPES` order) wins; within a shape, Python tracebacks
+    name their error last, so the last exception line is taken, other shapes the first.
+    """
+    if not text:
+        return "", ""
+    for kind, pattern in _SHAPES:
+        lines = [
+            m.group(0).strip() for m in fastre.cached(pattern, MULTILINE).finditer(text[:20_000])
+        ]
+        lines = [_unprefixed(line) for line in lines if not is_generic(line)]
+        if kind == "pytest":  # pytest's "E   " marks the assertion or exception line
+            lines = [line[1:].strip() for line in lines]
+        lines = [line for line in lines if line]
+        if lines:
+            return kind, lines[-1] if kind == "exception" else lines[0]
+    for match in fastre.cached(_GENERIC_FALLBACK, MULTILINE | IGNORECASE).finditer(text[:20_000]):
+        line = _unprefixed(match.group(0).strip())
+        if line and not is_generic(line) and not line.startswith(("=====", "-----", "[...")):
+            return "other", line
+    return "", ""
+
+
+def _unprefixed(line: str) -> str:
+    """Capture prefixes a tool's failure text with "Error: "; the line is what follows."""
+    if line.startswith("Error: ") and not line.startswith("Error: Cannot find module"):
+        rest = line[7:].strip()
+        return rest if rest else line
+    return line
+
+
+def environment(text: str) -> str:
+    """The environment pitfall a failure shows ("missing-tool", "port", ...), or ""."""
+    kind, _line = failure(text)
+    return kind if kind in ENVIRONMENT else ""
+
+
+def denied(text: str) -> bool:
+    """A tool call the user or a permission rule refused."""
+    return _has(
+        r"doesn't want to proceed|user (?:rejected|denied|declined)|permission to use .* "
+        r"(?:has been|was) denied|was blocked by|blocked by (?:a )?(?:hook|policy)"
+        r"|not allowed to|requires approval|denied by",
+        text,
+    )
+
+
+# --- sentences --------------------------------------------------------------------------
+
+_VERBS = (
+    r"use|run|commit|push|edit|touch|call|import|add|merge|write|put|keep|create|delete"
+    r"|modify|change|rebase|squash|format|test|mock|pin|install|update|bump|name|prefix"
+    r"|store|log|return|raise|catch|check|rely|depend|hard-?code|skip|disable|leave"
+)
+_CONVENTION = (
+    r"^(?:please\s+)?(?:always|never|don'?t ever|do not ever|from now on)\b"
+    r"|^(?:in this (?:repo|repository|project|codebase),?\s+)?we (?:always|never|use|prefer"
+    r"|don'?t use|do not use|don'?t|do not)\b"
+    rf"|\b(?:always|never)\s+(?:{_VERBS})\b"
+    r"|\bour convention\b|\bthe convention (?:here )?is\b|\bby convention\b"
+)
+_CORRECTION = (
+    r"^(?:no|nope|wrong|stop|wait)\b[,.!:; ]+\s*(?:\w+\s+){0,3}?(?:use|run|it'?s|that'?s|we|do"
+    r"|don'?t|not|the|you|should|instead|put|call|keep)\b"
+    r"|^(?:actually|instead)[, ]+\s*(?:use|run|it'?s|we|do|don'?t|please|the|you)\b"
+    r"|\b(?:use|run|call|put) \S+(?: \S+)? instead(?: of\b|[.!,]|$)"
+    r"|^(?:that'?s|this is) (?:wrong|not (?:right|correct|what))\b"
+    r"|^(?:don'?t|do not) (?:use|run|touch|edit|change|call|add|commit|push|mock|install)\b"
+    r"|\bi (?:said|told you|asked you)\b|\bnot \S+,? (?:but|use)\b"
+)
+_CHOICE = (
+    r"\b(?:instead of|rather than|chose|chosen|opted|decided|went with|in favou?r of"
+    r"|prefer(?:red)? \S+ over)\b"
+)
+_BECAUSE = r"\b(?:because|so that|since)\b"
+_DESIGN = (
+    r"\b(?:use[sd]?|using|keep|kept|switch(?:ed)?|mov(?:e|ed)|implement(?:ed)?|pinn?(?:ed)?"
+    r"|add(?:ed)?|stor(?:e|es|ed)|made|replac(?:e|ed)|wrap(?:ped)?|cach(?:e|ed)|split"
+    r"|rewr(?:ote|ite)|introduc(?:e|ed)|avoid(?:ed)?|model(?:led)?|defer(?:red)?)\b"
+)
+_ROOT_CAUSE = (
+    r"\b(?:root cause|the (?:real )?(?:cause|problem|issue|bug) (?:is|was)|was caused by"
+    r"|is caused by|turned out|because the|the culprit|the reason (?:is|was)|fails because"
+    r"|failed because|happens because)\b"
+)
+_NARRATION = (
+    r"^(?:let me|let's|i'll|i will|i'm going|i am going|now\b|next\b|first\b|then\b|finally\b"
+    r"|i (?:ran|checked|looked|tried|found|read|opened|searched|re-ran|reran)|running\b"
+    r"|here(?:'s| is| are)\b|great\b|done\b|ok\b|okay\b|sure\b|perfect\b|excellent\b"
+    r"|good\b|all set\b|summary\b|to summari[sz]e\b|in summary\b|i(?:'ve| have) (?:now )?"
+    r"(?:removed|deleted|cleaned|created|run|updated|added|made|completed|finished|verified"
+    r"|implemented|fixed|written|changed))"
+    r"|\bhas been (?:successfully )?(?:removed|deleted|cleaned up|created|updated|added"
+    r"|completed|run|executed|verified|implemented|fixed|applied|reverted)\b"
+    r"|\bhave been (?:successfully )?(?:removed|deleted|cleaned up|created|updated|added"
+    r"|completed|run|executed|verified|implemented|fixed|applied|reverted)\b"
+    r"|\bsuccessfully\b|\bis (?:now )?complete\b|\ball (?:\d+ )?tests? (?:now )?pass"
+)
+
+
+def convention(sentence: str) -> bool:
+    """A user's explicit norm ("always ...", "we use ...", "from now on ...")."""
+    return _has(_CONVENTION, sentence)
+
+
+def correction(sentence: str) -> bool:
+    """A user correcting the assistant ("no, use X", "don't mock the database")."""
+    return _has(_CORRECTION, sentence.strip())
+
+
+def decision(sentence: str) -> bool:
+    """A choice with its reason ("X instead of Y", "because" beside a design verb)."""
+    return _has(_CHOICE, sentence) or (_has(_BECAUSE, sentence) and _has(_DESIGN, sentence))
+
+
+def root_cause(sentence: str) -> bool:
+    """A sentence that names why something failed."""
+    return _has(_ROOT_CAUSE, sentence)
+
+
+def narration(sentence: str) -> bool:
+    """Step-by-step narration or a status report, never a lesson or a title."""
+    return _has(_NARRATION, sentence.strip().lstrip("*#-> ").strip())

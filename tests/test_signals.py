@@ -1,0 +1,182 @@
+"""The signal classifiers: each error-signature shape, generic runner lines, sentence kinds."""
+
+from __future__ import annotations
+
+import pytest
+
+from memcli import signals
+from memcli.compact import commands
+
+SHAPES = [
+    # (output, kind, line)
+    (
+        'npm warn Unknown env config "tmp"\nTypeError: generate is not a function\n'
+        "    at run (src/gen.js:4:9)\nnpm ERR! Test failed.  See above for more details.",
+        "exception",
+        "TypeError: generate is not a function",
+    ),
+    (
+        'Error: npm warn Unknown env config "tmp"\nsrc/App.test.tsx(1,30): error TS2307: '
+        "Cannot find module '@testing-library/react' or its corresponding type declarations.",
+        "missing-package",
+        "src/App.test.tsx(1,30): error TS2307: Cannot find module '@testing-library/react' or "
+        "its corresponding type declarations.",
+    ),
+    (
+        "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+        "typescript",
+        "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ),
+    (
+        "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree",
+        "missing-package",
+        "npm ERR! code ERESOLVE",
+    ),
+    ("npm ERR! code EINTEGRITY\nnpm ERR! sha512 mismatch", "npm", "npm ERR! code EINTEGRITY"),
+    (
+        "error[E0308]: mismatched types\n --> src/main.rs:4:5\n"
+        "error: could not compile `app` due to previous error",
+        "rust",
+        "error[E0308]: mismatched types",
+    ),
+    (
+        'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'
+        "ModuleNotFoundError: No module named 'requests'",
+        "missing-package",
+        "ModuleNotFoundError: No module named 'requests'",
+    ),
+    (
+        'Traceback (most recent call last):\n  File "a.py", line 3\n    raise KeyError\n'
+        "ValueError: bad\n\nDuring handling...\nKeyError: 'price'",
+        "exception",
+        "KeyError: 'price'",
+    ),
+    ("bash: pnpm: command not found", "missing-tool", "bash: pnpm: command not found"),
+    (
+        "Error: listen EADDRINUSE: address already in use :::3000",
+        "port",
+        "listen EADDRINUSE: address already in use :::3000",
+    ),
+    (
+        "mkdir: cannot create directory '/opt/app': Permission denied",
+        "permission",
+        "mkdir: cannot create directory '/opt/app': Permission denied",
+    ),
+    (
+        "ERROR: Package 'shop' requires a different Python: 3.10.12 not in '>=3.11'\n"
+        "npm WARN EBADENGINE Unsupported engine { required: { node: '>=20' } }",
+        "version",
+        "ERROR: Package 'shop' requires a different Python: 3.10.12 not in '>=3.11'",
+    ),
+    (
+        "Need to install the following packages:\n  create-vite@5\nOk to proceed? (y)",
+        "interactive",
+        "Need to install the following packages:",
+    ),
+    (
+        "fatal: not a git repository (or any of the parent directories): .git",
+        "shell-state",
+        "fatal: not a git repository (or any of the parent directories): .git",
+    ),
+    (
+        "--- FAIL: TestAdd (0.00s)\n    add_test.go:9: got 3 want 4\nFAIL\nexit status 1",
+        "go",
+        "--- FAIL: TestAdd (0.00s)",
+    ),
+    (
+        'Exception in thread "main" java.lang.NullPointerException\n\tat Foo.main(Foo.java:3)',
+        "java",
+        'Exception in thread "main" java.lang.NullPointerException',
+    ),
+    (
+        "tests/test_a.py F\nE       assert 344 == 345\n"
+        "FAILED tests/test_a.py::test_count - assert 344 == 345\n1 failed in 0.10s",
+        "pytest",
+        "assert 344 == 345",
+    ),
+    (
+        "FAIL src/price.test.js\n  ● price › adds tax\n    expect(received).toBe(expected)\n"
+        "Tests: 1 failed, 3 passed",
+        "jest",
+        "FAIL src/price.test.js",
+    ),
+]
+
+
+@pytest.mark.parametrize(("output", "kind", "line"), SHAPES)
+def test_each_failure_shape_is_named_by_what_it_is(output: str, kind: str, line: str) -> None:
+    assert signals.failure(output) == (kind, line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "npm ERR! Test failed.  See above for more details.",
+        "Error: npm ERR! Test failed.",
+        "npm ERR! code ELIFECYCLE",
+        "make: *** [Makefile:12: test] Error 1",
+        "error Command failed with exit code 1.",
+        "Error: Exit code 1",
+        "Tests: 1 failed, 2 passed, 3 total",
+        "=========== 1 failed, 3 passed in 0.12s ===========",
+        'npm warn Unknown env config "tmp"',
+        "",
+    ],
+)
+def test_generic_runner_lines_are_never_a_signature(line: str) -> None:
+    assert signals.is_generic(line)
+    assert signals.failure(line) == ("", "")
+    assert commands.signature(line) == ""
+    assert commands.decisive_line("", f"$ npm test -> failed ({line})") == ""
+
+
+def test_two_failures_behind_one_generic_line_keep_apart() -> None:
+    price = "TypeError: total is not a function\n    at src/price.js:3\nnpm ERR! Test failed."
+    tax = "RangeError: Invalid currency code : XX\n    at src/tax.js:9\nnpm ERR! Test failed."
+    one, two = commands.decisive_line(price), commands.decisive_line(tax)
+    assert one.startswith("TypeError") and two.startswith("RangeError")
+    assert commands.signature(one) != commands.signature(two)
+
+
+def test_environment_kinds() -> None:
+    assert signals.environment("zsh: command not found: uv") == "missing-tool"
+    assert signals.environment("TypeError: x is not a function") == ""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "correction", "convention"),
+    [
+        ("no, use pnpm not npm", True, False),
+        ("Actually, the config lives in settings.toml", True, False),
+        ("don't mock the database in these tests", True, False),
+        ("use vitest instead of jest", True, False),
+        ("Always run the tests with uv run", False, True),
+        ("We use ruff for formatting", False, True),
+        ("Fix the failing test in price.js", False, False),
+        ("The tests always fail on Mondays", False, False),
+    ],
+)
+def test_prompt_sentences(sentence: str, correction: bool, convention: bool) -> None:
+    assert signals.correction(sentence) is correction
+    assert signals.convention(sentence) is convention
+
+
+@pytest.mark.parametrize(
+    ("sentence", "narration", "decision"),
+    [
+        ("The `reproduce_bug.py` script has been successfully removed.", True, False),
+        ("Let me run the tests again.", True, False),
+        ("All 12 tests now pass.", True, False),
+        ("I chose SQLite instead of Postgres because the CLI must run offline.", False, True),
+        ("Prices are stored as integer cents because floats lose pennies.", False, True),
+        ("The root cause was a stale port in conftest.py.", False, False),
+    ],
+)
+def test_message_sentences(sentence: str, narration: bool, decision: bool) -> None:
+    assert signals.narration(sentence) is narration
+    assert signals.decision(sentence) is decision
+
+
+def test_root_cause() -> None:
+    assert signals.root_cause("The root cause was a stale port in conftest.py.")
+    assert not signals.root_cause("Ran the suite again.")
