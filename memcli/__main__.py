@@ -34,6 +34,13 @@ def main() -> int:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+    if argv and argv[0] == "checkpoint":
+        from memcli.checkpoint.command import run as run_checkpoint
+
+        code = run_checkpoint(argv[1:])
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     if argv and argv[0] in ("index", "recall", "search"):
         from memcli.cli import fastpath
 

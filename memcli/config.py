@@ -87,6 +87,9 @@ def load(paths: StorePaths) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise MemError(f"{paths.config}:1: expected a mapping of settings")
         settings = merge(DEFAULTS, data, _display(paths), doc.line_of_path)
+        if settings["checkpoint"]["mode"] not in (None, "ask", "off"):
+            line = doc.line_of_path(("checkpoint", "mode"))
+            raise MemError(f"{_display(paths)}:{line}: checkpoint.mode: must be ask, off or null")
         # A committed config never names a command; the user's own config does (userconfig).
         for section, key in COMMAND_SETTINGS:
             settings[section][key] = None

@@ -13,43 +13,34 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from memcli import atomic
 from memcli.errors import MemError
-
-AgentName = Literal["claude-code", "codex", "gemini", "cursor", "copilot"]
-ScopeName = Literal["project", "user"]
-
-AGENTS: tuple[AgentName, ...] = ("claude-code", "codex", "gemini", "cursor", "copilot")
-SCOPES: tuple[ScopeName, ...] = ("project", "user")
-
-# Per agent: the settings file under the repository root, and under the home folder. Copilot's
-# personal hooks (~/.copilot/hooks/) are read by Copilot CLI only, not by the cloud agent.
-_FILES = {
-    "claude-code": (".claude/settings.json", ".claude/settings.json"),
-    "codex": (".codex/hooks.json", ".codex/hooks.json"),
-    "gemini": (".gemini/settings.json", ".gemini/settings.json"),
-    "cursor": (".cursor/hooks.json", ".cursor/hooks.json"),
-    "copilot": (".github/hooks/mem.json", ".copilot/hooks/mem.json"),
-}
-
-# Grouped files nest handlers in matcher groups ({"matcher", "hooks": [...]}) under each
-# event; flat files list handlers directly under each event and carry a top-level version.
-_FLAT_AGENTS = frozenset({"cursor", "copilot"})
-
-_INDEX_TIMEOUT = 10  # seconds: the index is read from a prebuilt file, this is only a ceiling
-_CAPTURE_TIMEOUT = 10  # seconds: capture appends one line; the ceiling guards a stuck disk
-_CODEX_SESSION_END_TIMEOUT = 3  # Codex clamps SessionEnd hooks to 3 s (1 s when unset)
-
-
-@dataclass(frozen=True)
-class HookSpec:
-    """One handler mem wants under one event (with the matcher of its group, if grouped)."""
-
-    event: str
-    matcher: str | None
-    handler: dict[str, Any]
+from memcli.hookspecs import (
+    AGENTS as AGENTS,
+)
+from memcli.hookspecs import (
+    FILES,
+    FLAT_AGENTS,
+    HookSpec,
+    check_agent,
+    entry_of,
+    hook_specs,
+    recall_events,
+)
+from memcli.hookspecs import (
+    SCOPES as SCOPES,
+)
+from memcli.hookspecs import (
+    AgentName as AgentName,
+)
+from memcli.hookspecs import (
+    ScopeName as ScopeName,
+)
+from memcli.hookspecs import (
+    mem_hooks as mem_hooks,
+)
 
 
 @dataclass(frozen=True)
@@ -81,119 +72,14 @@ class HookStatus:
 # --- what mem installs ------------------------------------------------------------------
 
 
-def check_agent(agent: str) -> AgentName:
-    if agent in AGENTS:
-        return agent
-    raise MemError(f"unknown agent {agent!r}: choose one of {', '.join(AGENTS)}")
-
-
 def settings_path(agent: str, scope: str, root: Path, home: Path) -> Path:
     """The settings file holding `agent`'s hooks for `scope` (project: under root)."""
     name = check_agent(agent)
     if scope == "project":
-        return root / _FILES[name][0]
+        return root / FILES[name][0]
     if scope == "user":
-        return home / _FILES[name][1]
+        return home / FILES[name][1]
     raise MemError(f"unknown scope {scope!r}: choose project or user")
-
-
-# Per agent, the events each role is hooked to: index prints the Layer-1 index as context,
-# capture records the event, compact runs once the session is over.
-_EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
-    "claude-code": {
-        "index": ("SessionStart",),
-        "capture": ("UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop"),
-        "compact": ("SessionEnd",),
-    },
-    "codex": {
-        "index": ("SessionStart",),
-        "capture": ("UserPromptSubmit", "PostToolUse", "Stop"),
-        "compact": ("SessionEnd",),
-    },
-    "gemini": {
-        "index": ("SessionStart",),
-        "capture": ("BeforeAgent", "AfterTool", "AfterAgent"),
-        "compact": ("SessionEnd",),
-    },
-    "cursor": {
-        "index": ("sessionStart",),
-        "capture": ("beforeSubmitPrompt", "afterShellExecution", "afterFileEdit")
-        + ("afterAgentResponse", "stop"),
-        "compact": ("sessionEnd",),
-    },
-    # Copilot ignores what a sessionStart hook prints: there is no index to inject, so the
-    # session's start is captured instead.
-    "copilot": {
-        "capture": ("sessionStart", "userPromptSubmitted", "postToolUse", "errorOccurred"),
-        "compact": ("sessionEnd",),
-    },
-}
-# Tool events of grouped layouts get a match-all matcher; lifecycle events take none.
-_TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "AfterTool"})
-
-
-def _command(agent: str, role: str) -> str:
-    if role == "index" and agent in ("claude-code", "codex"):
-        # Both read hookSpecificOutput.additionalContext from SessionStart's JSON.
-        return "mem index --format claude"
-    command = "mem compact --detach" if role == "compact" else f"mem {role}"
-    return command if agent == "claude-code" else f"{command} --agent {agent}"
-
-
-def _handler(agent: str, role: str) -> dict[str, Any]:
-    command = _command(agent, role)
-    seconds = _INDEX_TIMEOUT if role == "index" else _CAPTURE_TIMEOUT
-    if agent == "claude-code":
-        if role == "compact":
-            # Keeps the default 1.5 s SessionEnd budget: compact --detach forks and returns.
-            return {"type": "command", "command": command}
-        if role == "capture":
-            # Async capture never holds the session. SessionStart stays synchronous: its
-            # output is the context.
-            return {"type": "command", "command": command, "async": True, "timeout": seconds}
-        return {"type": "command", "command": command, "timeout": seconds}
-    if agent == "codex":
-        # Codex skips handlers marked async, so each one is synchronous with a ceiling.
-        if role == "compact":
-            seconds = _CODEX_SESSION_END_TIMEOUT
-        return {"type": "command", "command": command, "timeout": seconds}
-    if agent == "gemini":
-        # Gemini CLI counts in milliseconds; the name shows in its /hooks panel.
-        name, ms = f"mem-{role}", seconds * 1000
-        return {"type": "command", "command": command, "name": name, "timeout": ms}
-    if agent == "cursor":
-        return {"command": command}
-    return {"type": "command", "bash": command, "powershell": command, "timeoutSec": seconds}
-
-
-def hook_specs(agent: str) -> list[HookSpec]:
-    """The handlers mem wants for `agent`, in the order they are written."""
-    name = check_agent(agent)
-    return [
-        HookSpec(event, "*" if event in _TOOL_EVENTS else None, _handler(name, role))
-        for role, events in _EVENTS[name].items()
-        for event in events
-    ]
-
-
-def mem_hooks(agent: str) -> dict[str, Any]:
-    """The settings fragment mem merges in for `agent`, in that agent's own format."""
-    name = check_agent(agent)
-    doc: dict[str, Any] = {"version": 1} if name in _FLAT_AGENTS else {}
-    hooks: dict[str, list[Any]] = {}
-    for spec in hook_specs(name):
-        hooks.setdefault(spec.event, []).append(_entry(name, spec))
-    doc["hooks"] = hooks
-    return doc
-
-
-def _entry(agent: str, spec: HookSpec) -> dict[str, Any]:
-    """The list element that carries `spec` under its event, in `agent`'s layout."""
-    if agent in _FLAT_AGENTS:
-        return copy.deepcopy(spec.handler)
-    group: dict[str, Any] = {} if spec.matcher is None else {"matcher": spec.matcher}
-    group["hooks"] = [copy.deepcopy(spec.handler)]
-    return group
 
 
 # --- recognising mem's handlers ---------------------------------------------------------
@@ -293,7 +179,7 @@ def _walk(agent: str, entries: list[Any]) -> Iterator[tuple[object, object]]:
     for entry in entries:
         if not isinstance(entry, dict):
             continue
-        if agent in _FLAT_AGENTS:
+        if agent in FLAT_AGENTS:
             yield None, entry
         elif isinstance(entry.get("hooks"), list):
             for handler in entry["hooks"]:
@@ -305,7 +191,7 @@ def _prune(agent: str, entries: list[Any], drop: Callable[[object, object], bool
     removed = 0
     kept: list[Any] = []
     for entry in entries:
-        if isinstance(entry, dict) and agent in _FLAT_AGENTS:
+        if isinstance(entry, dict) and agent in FLAT_AGENTS:
             if drop(None, entry):
                 removed += 1
                 continue
@@ -338,26 +224,38 @@ def _sync(agent: str, entries: list[Any], spec: HookSpec) -> tuple[int, int]:
     removed = _prune(agent, entries, drop)
     if kept:
         return 0, removed
-    entries.append(_entry(agent, spec))
+    entries.append(entry_of(agent, spec))
     return 1, removed
 
 
 # --- the operations ---------------------------------------------------------------------
 
 
-def install(agent: str, scope: str, root: Path, home: Path) -> InstallResult:
-    """Merge mem's hooks into the agent's settings file; a second run changes nothing."""
+def install(agent: str, scope: str, root: Path, home: Path, recall: bool = False) -> InstallResult:
+    """Merge mem's hooks into the agent's settings file; a second run changes nothing.
+
+    ``recall`` (the repository's ``recall.enabled``) adds prompt-time recall; without it a
+    recall handler mem installed earlier is taken out."""
     path = settings_path(agent, scope, root, home)
     doc, text = _read(path)
     before = copy.deepcopy(doc)
     if doc is None:
         doc = {}
-    if agent in _FLAT_AGENTS and "version" not in doc:
+    if agent in FLAT_AGENTS and "version" not in doc:
         doc = {"version": 1, **doc}
     table = _hooks_table(path, doc, create=True)
     assert table is not None
     added = removed = 0
-    for spec in hook_specs(agent):
+    specs = hook_specs(agent, recall)
+    wanted = {(spec.event, _subcommand(spec.handler)) for spec in specs}
+    for event, entries in list(table.items()):
+        if not isinstance(entries, list) or event not in recall_events(agent):
+            continue
+        gone = _prune(agent, entries, lambda _matcher, handler: _unwanted(handler, wanted))
+        removed += gone
+        if gone and not entries:
+            del table[event]
+    for spec in specs:
         entries = table.setdefault(spec.event, [])
         if not isinstance(entries, list):
             raise MemError(f'{path}: "hooks.{spec.event}" is not a JSON list')
@@ -389,7 +287,7 @@ def uninstall(agent: str, scope: str, root: Path, home: Path) -> InstallResult:
         return InstallResult(path, 0, 0, changed=False)
     if not table:
         del doc["hooks"]
-    husk = not doc or (agent in _FLAT_AGENTS and set(doc) <= {"version"})
+    husk = not doc or (agent in FLAT_AGENTS and set(doc) <= {"version"})
     if husk and not path.is_symlink():
         # Nothing but mem's hooks was in the file: remove it rather than leave a husk.
         try:
@@ -402,10 +300,15 @@ def uninstall(agent: str, scope: str, root: Path, home: Path) -> InstallResult:
     return InstallResult(path, 0, removed, changed=True)
 
 
-def status(agent: str, scope: str, root: Path, home: Path) -> HookStatus:
+def _unwanted(handler: object, wanted: set[tuple[str, str | None]]) -> bool:
+    """A recall handler on a recall event when recall is turned off."""
+    return _subcommand(handler) == "recall" and not any(sub == "recall" for _, sub in wanted)
+
+
+def status(agent: str, scope: str, root: Path, home: Path, recall: bool = False) -> HookStatus:
     """Which of mem's hooks the agent's settings file holds."""
     path = settings_path(agent, scope, root, home)
-    specs = hook_specs(agent)
+    specs = hook_specs(agent, recall)
     doc, _ = _read(path)
     table = _hooks_table(path, doc, create=False) if doc is not None else None
     found = [

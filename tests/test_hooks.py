@@ -15,7 +15,7 @@ import pytest
 from memcli import hooks
 from memcli.errors import EXIT_USAGE, MemError
 
-SUBCOMMANDS = {"capture", "index", "compact", "recall"}
+SUBCOMMANDS = {"capture", "checkpoint", "index", "compact", "recall"}
 
 # A project settings file as a user might have it: other settings, other hooks on the events
 # mem uses (in a group of their own, and next to nothing of mem's), an event mem does not use.
@@ -120,7 +120,9 @@ def test_claude_code_hooks() -> None:
     assert wanted["PostToolUse"] == [{"matcher": "*", "hooks": [capture]}]
     assert wanted["PostToolUseFailure"] == [{"matcher": "*", "hooks": [capture]}]
     assert wanted["UserPromptSubmit"] == [{"hooks": [capture]}]
-    assert wanted["Stop"] == [{"hooks": [capture]}]
+    # The checkpoint is synchronous: its output asks the model to go on.
+    checkpoint = {"type": "command", "command": "mem checkpoint", "timeout": 10}
+    assert wanted["Stop"] == [{"hooks": [capture]}, {"hooks": [checkpoint]}]
     # SessionStart's output is the context, so it is synchronous; SessionEnd only detaches.
     (start,) = wanted["SessionStart"]
     assert start["hooks"][0]["command"] == "mem index --format claude"
@@ -150,6 +152,32 @@ def test_codex_uses_claude_layout_without_async() -> None:
     assert all("async" not in h and h["type"] == "command" for _, _, h in found)
     assert wanted["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "mem index --format claude"
     assert wanted["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] <= 3  # Codex's cap
+    stop = [h["command"] for e, _, h in found if e == "Stop"]
+    assert stop == ["mem capture --agent codex", "mem checkpoint --agent codex"]
+
+
+@pytest.mark.parametrize("agent", ["gemini", "cursor", "copilot"])
+def test_no_checkpoint_where_the_stop_hook_cannot_ask_in_claude_codes_json(agent: str) -> None:
+    commands = [
+        h.get("command") or h.get("bash") for _, _, h in handlers(agent, hooks.mem_hooks(agent))
+    ]
+    assert not any("checkpoint" in str(c) for c in commands)
+
+
+def test_recall_is_wired_only_when_enabled() -> None:
+    assert "recall" not in json.dumps(hooks.mem_hooks("claude-code"))
+    prompt = hooks.mem_hooks("claude-code", recall=True)["hooks"]["UserPromptSubmit"]
+    assert prompt[-1] == {"hooks": [{"type": "command", "command": "mem recall", "timeout": 10}]}
+
+
+def test_install_takes_recall_out_when_it_is_turned_off(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    hooks.install("claude-code", "project", tmp_path, home, recall=True)
+    path = tmp_path / ".claude" / "settings.json"
+    assert "mem recall" in path.read_text()
+    result = hooks.install("claude-code", "project", tmp_path, home, recall=False)
+    assert result.removed == 1 and "mem recall" not in path.read_text()
+    assert hooks.status("claude-code", "project", tmp_path, home).installed
 
 
 def test_gemini_counts_timeouts_in_milliseconds() -> None:
@@ -213,7 +241,7 @@ def test_install_keeps_everything_else(places: tuple[Path, Path]) -> None:
     root, home = places
     path = write(root / ".claude/settings.json", dump(CLAUDE_SETTINGS))
     result = hooks.install("claude-code", "project", root, home)
-    assert (result.path, result.added, result.removed, result.changed) == (path, 6, 0, True)
+    assert (result.path, result.added, result.removed, result.changed) == (path, 7, 0, True)
     doc = json.loads(path.read_text(encoding="utf-8"))
     # Other settings: same values, same order.
     assert list(doc) == list(CLAUDE_SETTINGS)
@@ -297,7 +325,7 @@ def test_install_replaces_older_forms_of_its_own_handlers(places: tuple[Path, Pa
     }
     path = write(root / ".claude/settings.json", dump(settings))
     result = hooks.install("claude-code", "project", root, home)
-    assert (result.added, result.removed) == (6, 2)
+    assert (result.added, result.removed) == (7, 2)
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["hooks"]["PostToolUse"] == [
         {"matcher": "*", "hooks": [{"type": "command", "command": "./lint.sh"}]},
@@ -327,7 +355,7 @@ def test_install_keeps_non_ascii_text(places: tuple[Path, Path]) -> None:
 def test_install_into_empty_file(places: tuple[Path, Path]) -> None:
     root, home = places
     path = write(root / ".codex/hooks.json", "\n")
-    assert hooks.install("codex", "project", root, home).added == 5
+    assert hooks.install("codex", "project", root, home).added == 6
     assert json.loads(path.read_text(encoding="utf-8")) == hooks.mem_hooks("codex")
 
 
@@ -456,7 +484,7 @@ def test_status_counts(places: tuple[Path, Path]) -> None:
     assert (missing.exists, missing.present, missing.wanted, missing.installed) == (
         False,
         0,
-        6,
+        7,
         False,
     )
     path = hooks.install("claude-code", "project", root, home).path
@@ -464,7 +492,7 @@ def test_status_counts(places: tuple[Path, Path]) -> None:
     doc["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 99  # edited by hand
     write(path, dump(doc))
     edited = hooks.status("claude-code", "project", root, home)
-    assert (edited.present, edited.other, edited.installed) == (5, 1, False)
+    assert (edited.present, edited.other, edited.installed) == (6, 1, False)
 
 
 def test_is_mem_command() -> None:

@@ -8,6 +8,7 @@ from memcli import __version__
 from memcli.cli import (
     add,
     capture_cmd,
+    checkpoint_cmd,
     compact_cmd,
     diff_cmd,
     edit,
@@ -53,6 +54,7 @@ def main(
 
 app.command("init")(init_cmd.init)
 app.command("capture", context_settings=capture_cmd.SETTINGS)(capture_cmd.capture)
+app.command("checkpoint", context_settings=capture_cmd.SETTINGS)(checkpoint_cmd.checkpoint)
 app.command("add")(add.add)
 app.command("show")(show.show)
 app.command("list")(list_cmd.list_items)

@@ -60,6 +60,17 @@ def _places(scope: str) -> tuple[Path, Path]:
     return root or cwd, home
 
 
+def _recall_enabled(root: Path) -> bool:
+    """The repository's ``recall.enabled`` (False without a store)."""
+    from memcli import config
+    from memcli.paths import StorePaths
+
+    paths = StorePaths(root)
+    if not paths.memory.is_dir():
+        return False
+    return bool(config.load(paths)["recall"]["enabled"])
+
+
 def _shown(path: Path, scope: str, root: Path, home: Path) -> str:
     """The settings path as the user thinks of it: repo-relative or under ~."""
     base, prefix = (root, "") if scope == "project" else (home, "~/")
@@ -78,7 +89,7 @@ def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") 
     """Merge mem's hooks into the settings file, keeping everything else in it."""
     try:
         root, home = _places(scope)
-        result = hooks.install(agent, scope, root, home)
+        result = hooks.install(agent, scope, root, home, recall=_recall_enabled(root))
     except MemError as exc:
         _fail(exc)
     shown = _shown(result.path, scope, root, home)
@@ -117,13 +128,19 @@ def show(
     ] = False,
 ) -> None:
     """Print the hooks mem installs for an assistant, and whether they are installed."""
-    fragment = json.dumps(hooks.mem_hooks(agent), indent=2)
+    try:
+        root, home = _places(scope)
+        recall = _recall_enabled(root)
+    except MemError as exc:
+        if not as_json:
+            _fail(exc)
+        recall = False
+    fragment = json.dumps(hooks.mem_hooks(agent, recall), indent=2)
     if as_json:
         typer.echo(fragment)
         return
     try:
-        root, home = _places(scope)
-        state = hooks.status(agent, scope, root, home)
+        state = hooks.status(agent, scope, root, home, recall)
     except MemError as exc:
         _fail(exc)
     shown = _shown(state.path, scope, root, home)

@@ -97,7 +97,7 @@ def run_index(
         root = require_store()
         _compact_stale_sessions(root)
         layer = layer1.layer1_index(root, budget, project=project, all_projects=all_projects)
-        hook_text = layer.text if layer.entries else ""  # nothing to inject: stay silent
+        hook_text = layer1.for_hook(layer) if layer.entries else ""  # nothing: stay silent
         if agent == "cursor":
             out = json.dumps({"additional_context": hook_text}) if hook_text else ""
         elif agent in ("claude-code", "codex", "gemini") or fmt == "claude":

@@ -29,6 +29,11 @@ TAG_MAX = 24
 RECALL_RELATIVE = 0.6
 MIN_LINE = 16  # "- abc k: t (1d)": the shortest line an item can have
 MORE = "More: `mem search QUERY` finds items on a topic; `mem show ID` prints one in full."
+# mem's own words, outside the fence: when and how the model records what it learns.
+RECORD = (
+    "Record a lesson (root cause found, decision and why, user's convention, environment "
+    "pitfall): `mem add --kind KIND --title T --body B` or MCP memory_add."
+)
 _FENCE_LIKE = re.compile(r"<\s*/?\s*mem-context\b[^>]*>?", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
@@ -100,6 +105,7 @@ def fit(lines: list[str], total: int, budget: int) -> tuple[str, int]:
     """
     # The header for `total` shown is the longest it can be (shown <= total).
     fixed = len(FENCE_OPEN) + len(header(total, total)) + len(MORE) + len(FENCE_CLOSE) + 4
+    fixed += len(RECORD) + 1  # room for the line the hooks add (`for_hook`)
     limit = budget * 4
     if fixed > limit:
         return "", 0
@@ -241,9 +247,14 @@ def hook_json(event: str, text: str) -> str:
     )
 
 
+def for_hook(layer: Layer1) -> str:
+    """What a SessionStart hook injects: the index and, outside its fence, how to record."""
+    return f"{layer.text}\n{RECORD}" if layer.text else ""
+
+
 def render_claude(layer: Layer1) -> str:
     """The SessionStart hook JSON (``hookSpecificOutput.additionalContext``)."""
-    return hook_json("SessionStart", layer.text)
+    return hook_json("SessionStart", for_hook(layer))
 
 
 def recall(

@@ -18,6 +18,7 @@ from memcli.paths import StorePaths
 from memcli.retrieval import usage
 from memcli.retrieval.context import estimate_tokens
 from memcli.retrieval.layer1 import (
+    RECORD,
     fit,
     layer1_index,
     recall,
@@ -73,7 +74,10 @@ def test_claude_hook_json_is_valid_and_carries_the_text(repo: Path, add_item: Ad
     layer = layer1_index(repo)
     data = json.loads(render_claude(layer))
     assert data == {
-        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": layer.text}
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": f"{layer.text}\n{RECORD}",
+        }
     }
     plain = json.loads(render_json(layer))
     assert plain["items"][0]["title"].startswith("Quotes")

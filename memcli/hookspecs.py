@@ -1,0 +1,168 @@
+"""What mem installs in each assistant's hook settings: events, commands and handlers.
+
+Roles: ``index`` prints the Layer-1 index as context at session start, ``capture`` records
+each event, ``checkpoint`` asks the model at the end of a turn to record the lessons the rules
+located (only where the assistant's Stop hook can continue the agent in Claude Code's JSON:
+Claude Code and Codex), ``recall`` adds relevant items to each prompt (only when
+``recall.enabled`` is set), ``compact`` runs once the session is over.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from memcli.errors import MemError
+
+AgentName = Literal["claude-code", "codex", "gemini", "cursor", "copilot"]
+ScopeName = Literal["project", "user"]
+
+AGENTS: tuple[AgentName, ...] = ("claude-code", "codex", "gemini", "cursor", "copilot")
+SCOPES: tuple[ScopeName, ...] = ("project", "user")
+
+# Per agent: the settings file under the repository root, and under the home folder. Copilot's
+# personal hooks (~/.copilot/hooks/) are read by Copilot CLI only, not by the cloud agent.
+FILES = {
+    "claude-code": (".claude/settings.json", ".claude/settings.json"),
+    "codex": (".codex/hooks.json", ".codex/hooks.json"),
+    "gemini": (".gemini/settings.json", ".gemini/settings.json"),
+    "cursor": (".cursor/hooks.json", ".cursor/hooks.json"),
+    "copilot": (".github/hooks/mem.json", ".copilot/hooks/mem.json"),
+}
+
+# Grouped files nest handlers in matcher groups ({"matcher", "hooks": [...]}) under each
+# event; flat files list handlers directly under each event and carry a top-level version.
+FLAT_AGENTS = frozenset({"cursor", "copilot"})
+
+_INDEX_TIMEOUT = 10  # seconds: the index is read from a prebuilt file, this is only a ceiling
+_CAPTURE_TIMEOUT = 10  # seconds: capture appends one line; the ceiling guards a stuck disk
+_CODEX_SESSION_END_TIMEOUT = 3  # Codex clamps SessionEnd hooks to 3 s (1 s when unset)
+_CHECKPOINT_TIMEOUT = 10  # seconds: reads only what was captured since the last turn
+_RECALL_TIMEOUT = 10  # seconds: a search over the prebuilt index
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One handler mem wants under one event (with the matcher of its group, if grouped)."""
+
+    event: str
+    matcher: str | None
+    handler: dict[str, Any]
+
+
+def check_agent(agent: str) -> AgentName:
+    if agent in AGENTS:
+        return agent
+    raise MemError(f"unknown agent {agent!r}: choose one of {', '.join(AGENTS)}")
+
+
+# Per agent, the events each role is hooked to: index prints the Layer-1 index as context,
+# capture records the event, compact runs once the session is over.
+_EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
+    "claude-code": {
+        "index": ("SessionStart",),
+        "capture": ("UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop"),
+        "checkpoint": ("Stop",),
+        "recall": ("UserPromptSubmit",),
+        "compact": ("SessionEnd",),
+    },
+    "codex": {
+        "index": ("SessionStart",),
+        "capture": ("UserPromptSubmit", "PostToolUse", "Stop"),
+        "checkpoint": ("Stop",),
+        "recall": ("UserPromptSubmit",),
+        "compact": ("SessionEnd",),
+    },
+    "gemini": {
+        "index": ("SessionStart",),
+        "capture": ("BeforeAgent", "AfterTool", "AfterAgent"),
+        "compact": ("SessionEnd",),
+    },
+    "cursor": {
+        "index": ("sessionStart",),
+        "capture": ("beforeSubmitPrompt", "afterShellExecution", "afterFileEdit")
+        + ("afterAgentResponse", "stop"),
+        "compact": ("sessionEnd",),
+    },
+    # Copilot ignores what a sessionStart hook prints: there is no index to inject, so the
+    # session's start is captured instead.
+    "copilot": {
+        "capture": ("sessionStart", "userPromptSubmitted", "postToolUse", "errorOccurred"),
+        "compact": ("sessionEnd",),
+    },
+}
+# Tool events of grouped layouts get a match-all matcher; lifecycle events take none.
+_TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "AfterTool"})
+
+
+def _command(agent: str, role: str) -> str:
+    if role == "index" and agent in ("claude-code", "codex"):
+        # Both read hookSpecificOutput.additionalContext from SessionStart's JSON.
+        return "mem index --format claude"
+    command = "mem compact --detach" if role == "compact" else f"mem {role}"
+    return command if agent == "claude-code" else f"{command} --agent {agent}"
+
+
+def _handler(agent: str, role: str) -> dict[str, Any]:
+    command = _command(agent, role)
+    seconds = {"index": _INDEX_TIMEOUT, "checkpoint": _CHECKPOINT_TIMEOUT,
+               "recall": _RECALL_TIMEOUT}.get(role, _CAPTURE_TIMEOUT)  # fmt: skip
+    if agent == "claude-code":
+        if role == "compact":
+            # Keeps the default 1.5 s SessionEnd budget: compact --detach forks and returns.
+            return {"type": "command", "command": command}
+        if role == "capture":
+            # Async capture never holds the session. SessionStart stays synchronous: its
+            # output is the context.
+            return {"type": "command", "command": command, "async": True, "timeout": seconds}
+        return {"type": "command", "command": command, "timeout": seconds}
+    if agent == "codex":
+        # Codex skips handlers marked async, so each one is synchronous with a ceiling.
+        if role == "compact":
+            seconds = _CODEX_SESSION_END_TIMEOUT
+        return {"type": "command", "command": command, "timeout": seconds}
+    if agent == "gemini":
+        # Gemini CLI counts in milliseconds; the name shows in its /hooks panel.
+        name, ms = f"mem-{role}", seconds * 1000
+        return {"type": "command", "command": command, "name": name, "timeout": ms}
+    if agent == "cursor":
+        return {"command": command}
+    return {"type": "command", "bash": command, "powershell": command, "timeoutSec": seconds}
+
+
+def hook_specs(agent: str, recall: bool = False) -> list[HookSpec]:
+    """The handlers mem wants for `agent`, in the order they are written; prompt-time recall
+    only when ``recall`` (the repository's ``recall.enabled``)."""
+    name = check_agent(agent)
+    return [
+        HookSpec(event, "*" if event in _TOOL_EVENTS else None, _handler(name, role))
+        for role, events in _EVENTS[name].items()
+        if recall or role != "recall"
+        for event in events
+    ]
+
+
+def recall_events(agent: str) -> tuple[str, ...]:
+    """The events prompt-time recall is hooked to for `agent` (none for some assistants)."""
+    return _EVENTS[check_agent(agent)].get("recall", ())
+
+
+def mem_hooks(agent: str, recall: bool = False) -> dict[str, Any]:
+    """The settings fragment mem merges in for `agent`, in that agent's own format."""
+    name = check_agent(agent)
+    doc: dict[str, Any] = {"version": 1} if name in FLAT_AGENTS else {}
+    hooks: dict[str, list[Any]] = {}
+    for spec in hook_specs(name, recall):
+        hooks.setdefault(spec.event, []).append(entry_of(name, spec))
+    doc["hooks"] = hooks
+    return doc
+
+
+def entry_of(agent: str, spec: HookSpec) -> dict[str, Any]:
+    """The list element that carries `spec` under its event, in `agent`'s layout."""
+    if agent in FLAT_AGENTS:
+        return copy.deepcopy(spec.handler)
+    group: dict[str, Any] = {} if spec.matcher is None else {"matcher": spec.matcher}
+    group["hooks"] = [copy.deepcopy(spec.handler)]
+    return group
