@@ -11,7 +11,13 @@ HERE = Path(__file__).resolve().parent
 
 def main() -> int:
     failures = 0
-    for script in ("capture_bench.py", "secret_rates.py", "retrieval_bench.py", "compact_bench.py"):
+    for script in (
+        "capture_bench.py",
+        "checkpoint_bench.py",
+        "secret_rates.py",
+        "retrieval_bench.py",
+        "compact_bench.py",
+    ):
         path = HERE / script
         if not path.exists():
             continue

@@ -38,7 +38,7 @@ REQUIRED = ("id", "kind", "title", "body", "scope", "created", "updated")
 SCOPE_KEYS = ("project", "branch")
 ANCHOR_KEYS = ("path", "symbol")
 EVIDENCE_KEYS = ("excerpt", "ref", "session")
-SOURCE_KEYS = ("compactor", "version", "model", "prompt")
+SOURCE_KEYS = ("compactor", "version", "model", "prompt", "author", "agent")
 TITLE_MAX = 200
 
 

@@ -62,12 +62,12 @@ _GENERIC = (
 _SHAPES: tuple[tuple[str, str], ...] = (
     (
         "missing-tool",
-        r"^.*(?:command not found|: not found$|is not recognized as an internal"
+        r"(?:command not found|: not found$|is not recognized as an internal"
         r"|No such file or directory \(os error 2\)|executable file not found).*$",
     ),
     (
         "missing-package",
-        r"^.*(?:ModuleNotFoundError: .*|No module named .*"
+        r"(?:ModuleNotFoundError: .*|No module named .*"
         r"|Cannot find module ['\"][^'\"]+['\"].*|Cannot find package ['\"].*"
         r"|Could not find a version that satisfies.*|No matching distribution found.*"
         r"|package .* is not in (?:GOROOT|std).*|cannot find package .*"
@@ -76,17 +76,17 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ),
     (
         "port",
-        r"^.*(?:EADDRINUSE.*|[Aa]ddress already in use.*|port \d+ (?:is )?already in use.*"
+        r"(?:EADDRINUSE.*|[Aa]ddress already in use.*|port \d+ (?:is )?already in use.*"
         r"|bind: address already in use.*)$",
     ),
     (
         "permission",
-        r"^.*(?:EACCES.*|Permission denied.*|Operation not permitted.*"
+        r"(?:EACCES.*|Permission denied.*|Operation not permitted.*"
         r"|PermissionError: .*|permission denied.*)$",
     ),
     (
         "version",
-        r"^.*(?:requires? (?:Python|Node(?:\.js)?|node|npm|go|Go|Ruby|Java) ?[<>=~^]*"
+        r"(?:requires? (?:Python|Node(?:\.js)?|node|npm|go|Go|Ruby|Java) ?[<>=~^]*"
         r" ?v?\d.*|requires a different Python.*|Unsupported engine.*|EBADENGINE.*"
         r"|version mismatch.*|incompatible version.*"
         r"|is not compatible with.*|requires-python.*|unsupported (?:class file )?version.*"
@@ -94,19 +94,19 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ),
     (
         "interactive",
-        r"^.*(?:\[[yY]/[nN]\]|\([yY]/[nN]\)|Ok to proceed\?|Are you sure.*\?"
+        r"(?:\[[yY]/[nN]\]|\([yY]/[nN]\)|Ok to proceed\?|Are you sure.*\?"
         r"|Press (?:any key|enter|ENTER).*|stdin is not a tty|not a terminal"
         r"|Inappropriate ioctl for device|Password:\s*$|waiting for input|Need to install the "
         r"following packages).*$",
     ),
     (
         "shell-state",
-        r"^.*(?:cd: .*No such file or directory|not a git repository.*"
+        r"(?:cd: .*No such file or directory|not a git repository.*"
         r"|No virtualenv|VIRTUAL_ENV.*not set|conda activate|source .*activate"
         r"|externally-managed-environment.*|You are not currently on a branch.*"
         r"|detached HEAD.*).*$",
     ),
-    ("typescript", r"^.*\berror TS\d{4}: .*$"),
+    ("typescript", r"\berror TS\d{4}: .*$"),
     ("rust", r"^error\[E\d{4}\]: .*$"),
     ("npm", r"^npm (?:ERR!|error) code (?!ELIFECYCLE)E[A-Z]+.*$"),
     ("pytest", r"^E\s{2,}\S.*$"),
@@ -130,7 +130,7 @@ ENVIRONMENT = ("missing-tool", "missing-package", "port", "permission", "version
                "shell-state")  # fmt: skip
 
 _GENERIC_FALLBACK = (
-    r"^.*(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"
+    r"(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"
     r"|could not|refused|\bdenied\b|timed out).*$"
 )
 
@@ -151,21 +151,33 @@ def failure(text: str) -> tuple[str, str]:
     """
     if not text:
         return "", ""
+    text = text[:20_000]
     for kind, pattern in _SHAPES:
-        lines = [
-            m.group(0).strip() for m in fastre.cached(pattern, MULTILINE).finditer(text[:20_000])
-        ]
+        lines = _lines(pattern, text, MULTILINE)
         lines = [_unprefixed(line) for line in lines if not is_generic(line)]
         if kind == "pytest":  # pytest's "E   " marks the assertion or exception line
             lines = [line[1:].strip() for line in lines]
         lines = [line for line in lines if line]
         if lines:
             return kind, lines[-1] if kind == "exception" else lines[0]
-    for match in fastre.cached(_GENERIC_FALLBACK, MULTILINE | IGNORECASE).finditer(text[:20_000]):
-        line = _unprefixed(match.group(0).strip())
+    for found in _lines(_GENERIC_FALLBACK, text, MULTILINE | IGNORECASE):
+        line = _unprefixed(found)
         if line and not is_generic(line) and not line.startswith(("=====", "-----", "[...")):
             return "other", line
     return "", ""
+
+
+def _lines(pattern: str, text: str, flags: int) -> list[str]:
+    """The whole lines holding a match, in order, each once. Patterns name only the telling
+    part: a leading ``^.*`` would make the engine backtrack over every line."""
+    out: list[str] = []
+    for match in fastre.cached(pattern, flags).finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        line = text[start : end if end >= 0 else len(text)].strip()
+        if line and (not out or out[-1] != line):
+            out.append(line)
+    return out
 
 
 def _unprefixed(line: str) -> str:
@@ -182,8 +194,14 @@ def environment(text: str) -> str:
     return kind if kind in ENVIRONMENT else ""
 
 
+_DENIED_WORDS = ("proceed", "reject", "denied", "declined", "blocked", "not allowed", "approval")
+
+
 def denied(text: str) -> bool:
     """A tool call the user or a permission rule refused."""
+    lowered = text.lower()
+    if not any(word in lowered for word in _DENIED_WORDS):
+        return False  # the cheap test first: this runs on every command of a session
     return _has(
         r"doesn't want to proceed|user (?:rejected|denied|declined)|permission to use .* "
         r"(?:has been|was) denied|was blocked by|blocked by (?:a )?(?:hook|policy)"

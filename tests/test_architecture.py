@@ -140,3 +140,34 @@ def test_hook_commands_fail_open_on_arguments_they_cannot_parse(repo: Path) -> N
         text=True,
     )
     assert strict.returncode == 2 and "mem index --help" in strict.stderr
+
+
+def test_checkpoint_imports_nothing_heavy(repo: Path) -> None:
+    buffer = repo / ".memory" / "local" / "buffer" / "s1.jsonl"
+    buffer.parent.mkdir(parents=True, exist_ok=True)
+    failing = {"id": "o1", "session": "s1", "kind": "error", "summary": "$ pytest -> failed",
+               "input": "pytest", "ok": False, "excerpt": "E   KeyError: 'price'"}  # fmt: skip
+    buffer.write_text(json.dumps(failing) + "\n", encoding="utf-8")
+    payload = json.dumps(
+        {"hook_event_name": "Stop", "session_id": "s1", "cwd": str(repo),
+         "stop_hook_active": False, "last_assistant_message": "I chose X instead of Y because Z."}
+    )  # fmt: skip
+    loaded = modules_loaded_by(["checkpoint"], stdin=payload)
+    assert "memcli" in loaded
+    heavy = {"typer", "rich", "click", "git", "ruamel", "numpy", "sklearn", "scipy", "json"}
+    assert not loaded & heavy - {"json"}, loaded & heavy
+    assert "typing" not in loaded and "dataclasses" not in loaded
+
+
+def test_checkpoint_fails_open(repo: Path) -> None:
+    for stdin in ("{broken", "[1, 2]", "\x00\x01", ""):
+        result = subprocess.run(
+            [sys.executable, "-m", "memcli", "checkpoint"], capture_output=True, text=True,
+            input=stdin, check=False,
+        )  # fmt: skip
+        assert (result.returncode, result.stdout) == (0, ""), stdin
+    strict = subprocess.run(
+        [sys.executable, "-m", "memcli", "checkpoint", "--strict"], capture_output=True,
+        text=True, input="{broken", check=False,
+    )  # fmt: skip
+    assert strict.returncode == 2 and "mem checkpoint:" in strict.stderr

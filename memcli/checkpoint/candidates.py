@@ -281,9 +281,15 @@ def _prompt(record: dict[str, object], state: dict[str, object]) -> None:
             _add(state, "convention", sentence.lower(), [f'the user said: "{sentence}"'], record)
 
 
+_SEEN: set[str] = set()  # sentences classified in this process: a repeated one costs nothing
+
+
 def message(text: str, state: dict[str, object], record: dict[str, object] | None) -> None:
     """Decisions and root causes in an assistant message (captured, or from the Stop event)."""
     for sentence in sentences(text)[:80]:
+        if sentence in _SEEN:
+            continue
+        _SEEN.add(sentence)
         words = len(sentence.split())
         if "?" in sentence or not 6 <= words <= 60 or signals.narration(sentence):
             continue

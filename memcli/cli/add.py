@@ -20,8 +20,14 @@ def check_kind(value: str | None) -> str | None:
 
 @handle_errors
 def add(
-    kind: Annotated[str, typer.Option(help=f"One of {', '.join(KINDS)}.", callback=check_kind)],
-    title: Annotated[str, typer.Option(help="One line, the conclusion.")],
+    dismissed: Annotated[
+        list[str] | None,
+        typer.Argument(help="With --dismiss: the candidate ids to dismiss.", show_default=False),
+    ] = None,
+    kind: Annotated[
+        str | None, typer.Option(help=f"One of {', '.join(KINDS)}.", callback=check_kind)
+    ] = None,
+    title: Annotated[str | None, typer.Option(help="One line, the conclusion.")] = None,
     body: Annotated[
         str | None, typer.Option(help="Root cause and remedy; read from stdin when omitted.")
     ] = None,
@@ -44,15 +50,53 @@ def add(
         bool,
         typer.Option("--user", help="Write to the user-level store (cross-project conventions)."),
     ] = False,
+    candidate: Annotated[
+        str | None,
+        typer.Option(
+            help="Record the checkpoint candidate with this id: the item keeps its evidence "
+            "and is merged like any compacted item."
+        ),
+    ] = None,
+    dismiss: Annotated[
+        bool, typer.Option("--dismiss", help="Dismiss the candidate ids given as arguments.")
+    ] = False,
+    agent: Annotated[
+        str | None, typer.Option(help="The assistant recording a candidate (default: its own).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the new item as JSON.")] = False,
 ) -> None:
-    """Add a memory item."""
+    """Add a memory item, record a checkpoint candidate, or dismiss candidates."""
+    if dismiss:
+        from memcli.checkpoint import record
+
+        if kind or title or body or candidate:
+            raise MemError("--dismiss: takes only candidate ids")
+        done = record.dismiss(open_memory(), list(dismissed or []))
+        typer.echo(f"dismissed {len(done)} candidate{'' if len(done) == 1 else 's'}")
+        return
+    if dismissed:
+        raise MemError(f"unexpected argument {dismissed[0]!r} (ids go with --dismiss)")
+    if kind is None:
+        raise MemError("--kind: missing")
+    if title is None:
+        raise MemError("--title: missing")
     if body is None:
         if sys.stdin.isatty():
             raise MemError("--body: missing (pass --body TEXT or pipe the text on stdin)")
         body = sys.stdin.read()
     if not body.strip():
         raise MemError("--body: must not be empty")
+    if candidate is not None:
+        from memcli.checkpoint import record
+
+        memory = open_memory()
+        item = record.record(memory, candidate, kind, title, body, tag or [], agent)
+        if as_json:
+            print_json(item.to_dict())
+        else:
+            shown = memory.store.display(memory.store.path_of(item.id))
+            typer.echo(f"recorded {candidate} as {item.id}: {shown}")
+        return
     if user:
         from memcli import userstore
 

@@ -56,6 +56,8 @@ def is_near(draft: Draft, item: Item) -> bool:
     compacted = item.kind in ("pitfall", "env") and item.source.get("compactor") == "rules"
     if draft.signature and compacted and _signature_of(item) != draft.signature:
         return False  # two different failures, however alike the prose around them
+    if same_episode(draft, item):
+        return True
     score = similarity(draft, item)
     if score >= NEAR:
         return True
@@ -68,7 +70,22 @@ def is_near(draft: Draft, item: Item) -> bool:
     return False
 
 
+def _refs(evidence: list[dict[str, str]]) -> set[str]:
+    return {e["ref"] for e in evidence if e.get("ref")}
+
+
+def same_episode(draft: Draft, item: Item) -> bool:
+    """The model recorded this very episode at a checkpoint: its words, the rules' evidence."""
+    return (
+        item.source.get("compactor") == "checkpoint"
+        and item.kind == draft.kind
+        and bool(_refs(draft.evidence) & _refs(item.evidence))
+    )
+
+
 def changed_value(draft: Draft, item: Item) -> bool:
+    if same_episode(draft, item):
+        return False
     mine, theirs = text.values(draft.title), text.values(item.title)
     return bool(mine and theirs and mine != theirs)
 
@@ -154,7 +171,7 @@ def merge_item(item: Item, draft: Draft) -> Item:
     data["evidence"] = _union_evidence(item.evidence, draft.evidence)
     data["tags"] = model.normalize_tags(item.tags + draft.tags)[:10]
     data["anchors"] = _union_anchors(item.anchors, draft.anchors)
-    hand_written = item.source.get("compactor", "") in ("manual", "import")
+    hand_written = item.source.get("compactor", "") in ("manual", "import", "checkpoint")
     if not hand_written and len(draft.body) > len(item.body):
         data["title"], data["body"] = draft.title, draft.body
     if draft.confidence == "verified":

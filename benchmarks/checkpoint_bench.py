@@ -1,0 +1,121 @@
+"""The Stop checkpoint's whole-process wall time as a ratio to a bare `python -c pass`.
+
+A session of 200 captured observations (commands failing and passing, edits, prompts, a
+closing message). Two cases, each interleaved with the bare start in one run:
+
+- ``first stop``: the checkpoint's state is removed before each run, so it reads and scans
+  all 200 observations (the worst case: the first turn of a long session, or a lost state);
+- ``next turn``: 10 new observations since the previous checkpoint (the usual case).
+
+Target: 1.5x. python benchmarks/checkpoint_bench.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SESSION = "bench"
+
+
+def observation(number: int) -> dict[str, object]:
+    kind = number % 10
+    base: dict[str, object] = {
+        "id": f"o{number:08d}bench", "session": SESSION, "project": "github.com/acme/shop",
+        "branch": "main", "ts": f"2026-11-30T10:{number // 60 % 60:02d}:{number % 60:02d}Z",
+        "agent": "claude-code", "event": "PostToolUse", "tool": "Bash", "kind": "command",
+        "summary": "", "ok": True, "exit_code": 0, "files": [], "hashes": {}, "input": "",
+        "excerpt": "", "raw": f"raw/{SESSION}.jsonl#o{number:08d}bench",
+    }  # fmt: skip
+    if kind in (0, 5):
+        test = f"tests/test_mod{number % 7}.py"
+        base.update(kind="error", ok=False, exit_code=1, input=f"pytest {test} -x",
+                    summary=f"$ pytest {test} -x -> failed (1 failed)",
+                    excerpt=("collected 12 items\n" + "x" * 600 +
+                             f"\nE   KeyError: 'price{number % 7}'\n1 failed in 0.4s"))  # fmt: skip
+    elif kind in (1, 2, 6):
+        path = f"src/shop/mod{number % 7}.py"
+        base.update(kind="edit", tool="Edit", files=[path], summary=f"edit {path}",
+                    excerpt="replaced 1 line with 1 line")  # fmt: skip
+    elif kind in (3, 7):
+        test = f"tests/test_mod{(number - 3) % 7}.py"
+        base.update(input=f"pytest {test} -x", summary=f"$ pytest {test} -x -> ok (12 passed)",
+                    excerpt="collected 12 items\n" + "." * 400 + "\n12 passed in 0.5s")  # fmt: skip
+    elif kind == 4:
+        base.update(kind="prompt", event="UserPromptSubmit", tool=None,
+                    summary="prompt: keep going", excerpt="Keep going, and please run the "
+                    "whole suite when you are done. We use uv for everything.")  # fmt: skip
+    elif kind == 8:
+        base.update(input="git status", summary="$ git status -> ok", excerpt="On branch main")
+    else:
+        base.update(kind="conclusion", event="Stop", tool=None, summary="stop: done",
+                    excerpt="I kept the cache in memory instead of Redis because the tests "
+                    "run offline. The price lookup now reads the new column.")  # fmt: skip
+    return base
+
+
+def timed(command: list[str], stdin: bytes, cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, input=stdin, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    python = sys.executable
+    mem = shutil.which("mem", path=str(Path(python).parent)) or "mem"
+    subprocess.run([python, "-m", "compileall", "-q", str(ROOT / "memcli")], check=True)
+    with tempfile.TemporaryDirectory() as folder:
+        repo = Path(folder) / "repo"
+        repo.mkdir()
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        subprocess.run([mem, "init"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
+        local = repo / ".memory" / "local"
+        buffer = local / "buffer" / f"{SESSION}.jsonl"
+        buffer.parent.mkdir(parents=True, exist_ok=True)
+        buffer.write_text("".join(json.dumps(observation(n)) + "\n" for n in range(200)))
+        state = local / "checkpoint" / f"{SESSION}.json"
+        payload = json.dumps(
+            {"session_id": SESSION, "cwd": str(repo), "hook_event_name": "Stop",
+             "stop_hook_active": False, "last_assistant_message": "Done: the suite passes."}
+        ).encode()  # fmt: skip
+        bare = [python, "-c", "pass"]
+        checkpoint = [mem, "checkpoint"]
+        for _ in range(2):  # warm-up: bytecode, the regex cache file
+            state.unlink(missing_ok=True)
+            timed(checkpoint, payload, repo)
+        times: dict[str, list[float]] = {"python -c pass": [], "first stop": [], "next turn": []}
+        added = 200
+        for _ in range(args.runs):
+            times["python -c pass"].append(timed(bare, payload, repo))
+            state.unlink(missing_ok=True)
+            times["first stop"].append(timed(checkpoint, payload, repo))
+            with open(buffer, "a", encoding="utf-8") as handle:
+                for number in range(added, added + 10):
+                    handle.write(json.dumps(observation(number)) + "\n")
+            added += 10
+            times["next turn"].append(timed(checkpoint, payload, repo))
+    base = statistics.median(times["python -c pass"])
+    print(f"checkpoint benchmark: {args.runs} interleaved runs each, median wall time")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"  {name:28s} {median * 1000:7.1f} ms   {median / base:5.2f}x")
+    for name in ("first stop", "next turn"):
+        ratio = statistics.median(times[name]) / base
+        verdict = "within" if ratio <= 1.5 else "OVER"
+        print(f"checkpoint {name}: {ratio:.2f}x ({verdict} the 1.5x budget)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
