@@ -281,15 +281,14 @@ def _prompt(record: dict[str, object], state: dict[str, object]) -> None:
             _add(state, "convention", sentence.lower(), [f'the user said: "{sentence}"'], record)
 
 
-_SEEN: set[str] = set()  # sentences classified in this process: a repeated one costs nothing
-
-
 def message(text: str, state: dict[str, object], record: dict[str, object] | None) -> None:
     """Decisions and root causes in an assistant message (captured, or from the Stop event)."""
+    seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
+    assert isinstance(seen, set)
     for sentence in sentences(text)[:80]:
-        if sentence in _SEEN:
+        if sentence in seen:
             continue
-        _SEEN.add(sentence)
+        seen.add(sentence)
         words = len(sentence.split())
         if "?" in sentence or not 6 <= words <= 60 or signals.narration(sentence):
             continue

@@ -29,7 +29,9 @@ def load(path: str) -> dict[str, object]:
 
 
 def save(path: str, state: dict[str, object]) -> None:
-    """Atomically (a temporary file, then a rename)."""
+    """Atomically (a temporary file, then a rename); keys starting with ``_`` are this run's
+    scratch and are not kept."""
+    state = {k: v for k, v in state.items() if not k.startswith("_")}
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "w", encoding="utf-8") as handle:

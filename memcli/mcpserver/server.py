@@ -1,6 +1,6 @@
 """The stdio MCP server of `mem mcp`, on the official SDK (``mcp`` 2.x, ``MCPServer``).
 
-Four tools over the store of one repository (:class:`~memcli.mcpserver.service.MemoryService`
+Five tools over the store of one repository (:class:`~memcli.mcpserver.service.MemoryService`
 does the work):
 
 ============== ============ ============= ==========================================
@@ -10,6 +10,7 @@ memory_search  true         (n/a)         Layer 2: ranked hits with snippets
 memory_get     true         (n/a)         Layer 2/3: one item in full, evidence
 memory_index   true         (n/a)         Layer 1: the index under a token budget
 memory_add     false        false         the new item (additive: never overwrites)
+memory_dismiss false        false         the checkpoint candidates dismissed
 ============== ============ ============= ==========================================
 
 A bad argument (schema or ours) or an unknown id comes back as a tool error
@@ -63,7 +64,7 @@ def _call(action: Any, *args: Any) -> dict[str, Any]:
 
 
 def build_server(service: MemoryService) -> MCPServer[Any]:
-    """An MCP server with the four memory tools bound to ``service``."""
+    """An MCP server with the five memory tools bound to ``service``."""
     server: MCPServer[Any] = MCPServer(
         name="mem",
         title="mem: project memory",
@@ -104,8 +105,19 @@ def build_server(service: MemoryService) -> MCPServer[Any]:
             str, Field(description="Root cause and remedy, or the decision and why; concise.")
         ],
         tags: Annotated[list[str] | None, Field(description="A few one-word tags.")] = None,
+        candidate: Annotated[
+            str | None,
+            Field(description="The id of the checkpoint candidate this item records, if any."),
+        ] = None,
     ) -> dict[str, Any]:
-        return _call(service.add, kind, title, body, tags)
+        return _call(service.add, kind, title, body, tags, candidate)
+
+    def memory_dismiss(
+        candidates: Annotated[
+            list[str], Field(description="Checkpoint candidate ids that are not worth keeping.")
+        ],
+    ) -> dict[str, Any]:
+        return _call(service.dismiss, candidates)
 
     server.add_tool(
         memory_search,
@@ -141,7 +153,18 @@ def build_server(service: MemoryService) -> MCPServer[Any]:
         description=(
             f"Save one fact as a new memory item (kind: {kinds}). Secrets are masked and "
             "<private> spans dropped before it is written; it is marked confidence: assumed "
-            "until a human verifies it. Never overwrites or deletes anything."
+            "until a human verifies it. Never overwrites or deletes anything. With `candidate` "
+            "(an id a checkpoint named) it keeps that candidate's evidence and merges with the "
+            "same lesson if it is already known."
+        ),
+        annotations=WRITER,
+    )
+    server.add_tool(
+        memory_dismiss,
+        title="Dismiss checkpoint candidates",
+        description=(
+            "Dismiss candidate lessons a checkpoint named that are not true or not worth "
+            "keeping; they are never asked about again. Writes nothing under items/."
         ),
         annotations=WRITER,
     )

@@ -163,9 +163,17 @@ class MemoryService:
         return answer
 
     def add(
-        self, kind: str, title: str, body: str, tags: list[str] | None = None
+        self,
+        kind: str,
+        title: str,
+        body: str,
+        tags: list[str] | None = None,
+        candidate: str | None = None,
     ) -> dict[str, Any]:
-        """Save one fact the model learned; masked like captured text, marked assumed."""
+        """Save one fact the model learned; masked like captured text, marked assumed.
+
+        With ``candidate`` (an id a checkpoint named) the item keeps that candidate's evidence
+        and is merged like a compacted item (see :mod:`memcli.checkpoint.record`)."""
         from memcli.capture import filters, masking
 
         kind = _check_kind(kind) or ""
@@ -195,6 +203,16 @@ class MemoryService:
                 "title and body: nothing is left once private and fenced text is dropped"
             )
         try:
+            if candidate:
+                from memcli.checkpoint import record
+
+                item = record.record(
+                    memory, str(candidate), kind, clean_title, clean_body,
+                    [scrub(t) for t in clean_tags],
+                )  # fmt: skip
+                answer = item.to_dict()
+                answer["path"] = memory.store.display(memory.store.path_of(item.id))
+                return answer
             item = memory.add(kind, clean_title, clean_body, tags=[scrub(t) for t in clean_tags])
             item = memory.edit(item.id, source={"compactor": "mcp", "version": __version__})
         except MemError as exc:
@@ -202,6 +220,18 @@ class MemoryService:
         answer = item.to_dict()
         answer["path"] = memory.store.display(memory.store.path_of(item.id))
         return answer
+
+    def dismiss(self, candidates: list[str]) -> dict[str, Any]:
+        """Dismiss checkpoint candidates: never asked about again, never recorded."""
+        from memcli.checkpoint import record
+
+        if not isinstance(candidates, list) or not all(isinstance(c, str) for c in candidates):
+            raise MemError("candidates: must be a list of candidate ids")
+        try:
+            done = record.dismiss(self._memory(), candidates)
+        except MemError as exc:
+            raise MemError(exc.message.replace("--dismiss: ", "candidates: ")) from None
+        return {"dismissed": done}
 
 
 def _check_limit(limit: Any) -> None:

@@ -129,3 +129,38 @@ def test_the_served_repository(repo: Path, tmp_path: Path, monkeypatch: pytest.M
         server_root(tmp_path / "missing")
     with pytest.raises(MemError, match="not inside a git repository"):
         server_root(tmp_path)
+
+
+def _checkpoint_with_a_candidate(repo: Path) -> str:
+    """A session whose checkpoint named one candidate (a decision); its id."""
+    from memcli.checkpoint import run
+
+    local = str(StorePaths(repo).local)
+    said = "I kept prices as integer cents instead of floats because floats lose pennies."
+    payload = {"session_id": "s9", "last_assistant_message": said}
+    reason = run.checkpoint(payload, "claude-code", local)
+    assert reason is not None
+    return next(x for x in reason.splitlines() if x.startswith("- c")).split()[1]
+
+
+def test_memory_add_with_a_candidate_keeps_its_evidence_and_author(
+    service: MemoryService, repo: Path
+) -> None:
+    candidate = _checkpoint_with_a_candidate(repo)
+    added = service.add(
+        "decision", "Prices are integer cents", "Floats lose pennies in sums.", ["money"], candidate
+    )
+    assert added["source"]["author"] == "model" and added["source"]["compactor"] == "checkpoint"
+    assert added["evidence"][0]["session"] == "s9"
+    assert "integer cents instead of floats" in added["evidence"][0]["excerpt"]
+    again = service.add("decision", "Prices are integer cents", "Same.", None, candidate)
+    assert again["id"] == added["id"]  # merged, never a second item
+    with pytest.raises(MemError, match="no candidate"):
+        service.add("decision", "t", "b", None, "cffffffff")
+
+
+def test_memory_dismiss(service: MemoryService, repo: Path) -> None:
+    candidate = _checkpoint_with_a_candidate(repo)
+    assert service.dismiss([candidate]) == {"dismissed": [candidate]}
+    with pytest.raises(MemError, match="candidates: no candidate cffffffff"):
+        service.dismiss(["cffffffff"])

@@ -70,7 +70,7 @@ def store(repo: Path) -> dict[str, str]:
     return {"port": port.id, "ruff": ruff.id}
 
 
-def test_lists_the_four_tools_with_their_hints(repo: Path, store: dict[str, str]) -> None:
+def test_lists_the_five_tools_with_their_hints(repo: Path, store: dict[str, str]) -> None:
     seen: dict[str, Any] = {}
 
     async def scenario(session: ClientSession) -> None:
@@ -78,7 +78,13 @@ def test_lists_the_four_tools_with_their_hints(repo: Path, store: dict[str, str]
             seen[tool.name] = tool
 
     drive(repo, scenario)
-    assert set(seen) == {"memory_search", "memory_get", "memory_index", "memory_add"}
+    assert set(seen) == {
+        "memory_search",
+        "memory_get",
+        "memory_index",
+        "memory_add",
+        "memory_dismiss",
+    }
     for name in ("memory_search", "memory_get", "memory_index"):
         assert seen[name].annotations.read_only_hint is True, name
     add = seen["memory_add"].annotations
