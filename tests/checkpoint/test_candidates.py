@@ -1,0 +1,144 @@
+"""Candidate detection over captured observations, one shape at a time, and the caps."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+from memcli.checkpoint import candidates, run
+
+_numbers = itertools.count()
+
+
+def obs(kind: str, **fields: Any) -> dict[str, Any]:
+    number = next(_numbers)
+    record: dict[str, Any] = {
+        "id": f"o{number:06d}", "session": "s1", "ts": "2026-11-30T10:00:00Z",
+        "agent": "claude-code", "kind": kind, "summary": "", "ok": None, "files": [],
+        "input": "", "excerpt": "", "raw": f"raw/s1.jsonl#o{number:06d}",
+    }  # fmt: skip
+    record.update(fields)
+    return record
+
+
+def cmd(line: str, ok: bool | None, output: str = "", state: str = "") -> dict[str, Any]:
+    shown = state or ("ok" if ok else "failed")
+    return obs("command" if ok is not False else "error", input=line, ok=ok, excerpt=output,
+               summary=f"$ {line} -> {shown}", tool="Bash")  # fmt: skip
+
+
+def edit(path: str, **fields: Any) -> dict[str, Any]:
+    return obs("edit", files=[path], ok=True, summary=f"edit {path}", **fields)
+
+
+def found(records: list[dict[str, Any]], end: bool = True) -> dict[str, dict[str, Any]]:
+    state: dict[str, object] = {}
+    candidates.scan(records, state)
+    if end:
+        candidates.turn_end(state)
+    result = state.get("candidates") or {}
+    assert isinstance(result, dict)
+    return {c["kind"]: c for c in result.values()}
+
+
+def test_a_failure_fixed_by_an_edit() -> None:
+    got = found([
+        cmd("npm test", False, "TypeError: total is not a function\nnpm ERR! Test failed."),
+        edit("src/price.js"),
+        cmd("npm test", True, "Tests: 4 passed"),
+    ])  # fmt: skip
+    fix = got["fix"]
+    assert fix["suggest"] == "pitfall" and fix["verified"] is True
+    assert "TypeError: total is not a function" in fix["lines"][0]
+    assert "src/price.js" in fix["lines"][1] and fix["files"] == ["src/price.js"]
+    assert len(fix["refs"]) == 2 and "unresolved" not in got
+
+
+def test_a_pass_with_nothing_in_between_is_no_fix() -> None:
+    assert found([cmd("pytest", False, "E   assert 1 == 2"), cmd("pytest", True)]) == {}
+
+
+def test_environment_failures_are_candidates_at_once() -> None:
+    got = found([cmd("pnpm install", False, "bash: pnpm: command not found")])
+    assert got["env"]["env"] == "missing-tool" and "pnpm: command not found" in got["env"]["lines"][0]
+
+
+def test_a_check_still_failing_at_the_end_of_the_turn() -> None:
+    got = found([
+        cmd("npm run build", False, "src/a.ts(3,7): error TS2322: Type 'string' is not "
+            "assignable to type 'number'.\nnpm ERR! code ELIFECYCLE"),
+        edit("src/a.ts"),
+        cmd("npm run build", False, "src/a.ts(9,1): error TS2304: Cannot find name 'x'."),
+        edit("CLAUDE.md"),  # a later edit does not hide the failing build
+    ])  # fmt: skip
+    unresolved = got["unresolved"]
+    assert unresolved["suggest"] == "task" and "still fails" in unresolved["lines"][0]
+    assert "TS2304" in unresolved["lines"][0] and "ELIFECYCLE" not in unresolved["lines"][0]
+
+
+def test_user_corrections_and_conventions() -> None:
+    got = found([
+        obs("prompt", excerpt="No, use pnpm instead of npm. We always run tests with -x.")
+    ])  # fmt: skip
+    assert "pnpm" in got["correction"]["lines"][0]
+    assert "always run tests" in got["convention"]["lines"][0]
+    assert found([obs("prompt", excerpt="Why does the build fail? Fix it please.")]) == {}
+
+
+def test_decisions_and_causes_in_messages_but_not_narration() -> None:
+    got = found([
+        obs("conclusion", excerpt="The reproduce_bug.py script has been successfully removed. "
+            "I stored prices as integer cents instead of floats because sums lost pennies. "
+            "The root cause was a stale port in tests/conftest.py.")
+    ])  # fmt: skip
+    assert "integer cents" in got["decision"]["lines"][0]
+    assert "stale port" in got["cause"]["lines"][0]
+    assert not any("reproduce_bug" in c["lines"][0] for c in got.values())
+
+
+def test_denied_writes_and_interrupted_commands() -> None:
+    refused = "The user doesn't want to proceed with this tool use."
+    got = found([
+        obs("error", files=["CLAUDE.md"], ok=False, summary="write CLAUDE.md -> failed",
+            excerpt=refused, tool="Write"),
+        cmd("npm run dev", None, "ready on :3000", state="interrupted"),
+    ])  # fmt: skip
+    assert "CLAUDE.md" in got["denied"]["lines"][0]
+    assert "interrupted" in got["interrupted"]["lines"][0]
+
+
+def test_sub_agent_reports_are_read() -> None:
+    report = ("I looked at the serializer.\nThe root cause is an off-by-one in "
+              "serialize_rows, which drops the last row when the page is full.")  # fmt: skip
+    got = found([obs("other", tool="Task", excerpt=report)])
+    assert "off-by-one" in got["subagent"]["lines"][0]
+
+
+def test_mem_commands_and_looking_around_are_never_candidates() -> None:
+    assert found([cmd("mem add --dismiss c1", False, "Error: no candidate c1")]) == {}
+    assert found([cmd("cat missing.txt", False, "cat: missing.txt: No such file")]) == {}
+
+
+def test_the_same_lesson_seen_twice_is_one_candidate() -> None:
+    text = "I chose SQLite instead of Postgres because the CLI runs offline."
+    state: dict[str, object] = {}
+    candidates.scan([obs("conclusion", excerpt=text)], state)
+    candidates.message(text, state, None)
+    assert len(state["candidates"]) == 1  # type: ignore[arg-type]
+
+
+def test_caps_per_turn_and_per_session(tmp_path: Path) -> None:
+    local = tmp_path / "local"
+    (local / "buffer").mkdir(parents=True)
+    prompts = [obs("prompt", excerpt=f"Never use tool{n} in this repo.") for n in range(20)]
+    (local / "buffer" / "s1.jsonl").write_text("".join(json.dumps(p) + "\n" for p in prompts))
+    asked = 0
+    for _ in range(5):
+        reason = run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
+        named = [x for x in (reason or "").splitlines() if x.startswith("- c")]
+        assert len(named) <= 5
+        asked += len(named)
+    assert asked == 12  # max_per_session
+    assert run.checkpoint({"session_id": "s1"}, "gemini", str(local)) is None  # off there
