@@ -1,7 +1,8 @@
 """Rules over prose: the user's conventions, the assistant's decisions and environment facts.
 
-- A *convention* is a user's explicit norm: a sentence of a prompt that says "always",
-  "never", "we use", "from now on" as an instruction (not "the tests always fail").
+- A *convention* is a user's explicit norm or correction: a sentence of a prompt that says
+  "always", "never", "we use", "from now on" as an instruction (not "the tests always fail"),
+  or corrects the assistant ("no, use pnpm", "don't mock the database").
 - A *decision* is a sentence of the assistant's closing message that gives a choice and its
   rationale ("instead of", "rather than", "chose", or "because" next to a design verb).
 - An *environment fact* is a closing-message sentence stating where or how something runs
@@ -20,41 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memcli import signals
 from memcli.compact import text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.observations import Obs
 
-_VERBS = (
-    r"use|run|commit|push|edit|touch|call|import|add|merge|write|put|keep|create|delete"
-    r"|modify|change|rebase|squash|format|test|mock|pin|install|update|bump|name|prefix"
-    r"|store|log|return|raise|catch|check|rely|depend|hard-?code|skip|disable|leave"
-)
-_CONVENTION = re.compile(
-    r"^(?:please\s+)?(?:always|never|don'?t ever|do not ever|from now on)\b"
-    r"|^(?:in this (?:repo|repository|project|codebase),?\s+)?we (?:always|never|use|prefer"
-    r"|don'?t use|do not use|don'?t|do not)\b"
-    rf"|\b(?:always|never)\s+(?:{_VERBS})\b"
-    r"|\bour convention\b|\bthe convention (?:here )?is\b|\bby convention\b",
-    re.I,
-)
-_CHOICE = re.compile(
-    r"\b(?:instead of|rather than|chose|chosen|opted|decided|went with|in favou?r of"
-    r"|prefer(?:red)? \S+ over)\b",
-    re.I,
-)
-_BECAUSE = re.compile(r"\b(?:because|so that|since)\b", re.I)
-_DESIGN = re.compile(
-    r"\b(?:use[sd]?|using|keep|kept|switch(?:ed)?|mov(?:e|ed)|implement(?:ed)?|pinn?(?:ed)?"
-    r"|add(?:ed)?|stor(?:e|es|ed)|made|replac(?:e|ed)|wrap(?:ped)?|cach(?:e|ed)|split"
-    r"|rewr(?:ote|ite)|introduc(?:e|ed)|avoid(?:ed)?|model(?:led)?|defer(?:red)?)\b",
-    re.I,
-)
-_NARRATION = re.compile(
-    r"^(?:let me|let's|i'll|i will|i'm going|i am going|now\b|next\b|first\b|then\b|finally\b"
-    r"|i (?:ran|checked|looked|tried|found|read|opened|searched|re-ran|reran)|running\b"
-    r"|here(?:'s| is| are)\b|great\b|done\b|ok\b|okay\b|sure\b)",
-    re.I,
-)
 _OUTCOME = re.compile(r"\b(?:fail(?:s|ed|ing|ure)?|pass(?:es|ed|ing)?|green|red)\b", re.I)
 _ENV_STATEMENT = re.compile(
     r"\b(?:listens on|runs on|is served on|requires|needs|is pinned to|pinned to|expects"
@@ -76,7 +47,9 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
         for sentence in text.sentences(prompt.excerpt):
             if "?" in sentence or not 3 <= _word_count(sentence) <= 40:
                 continue
-            if not _CONVENTION.search(sentence) or known.contains(sentence):
+            if known.contains(sentence):
+                continue
+            if not (signals.convention(sentence) or signals.correction(sentence)):
                 continue
             title = text.title_of(sentence[0].upper() + sentence[1:])
             drafts.append(
@@ -103,7 +76,7 @@ def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int
         for number, sentence in enumerate(text.sentences(message.excerpt)):
             if (message.id, number) in used or "?" in sentence:
                 continue
-            if _NARRATION.search(sentence) or _OUTCOME.search(sentence):
+            if signals.narration(sentence) or _OUTCOME.search(sentence):
                 continue
             kind = _kind_of(sentence)
             if kind is None:
@@ -130,9 +103,7 @@ def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int
 
 def _kind_of(sentence: str) -> str | None:
     count = _word_count(sentence)
-    if 6 <= count <= 60 and (
-        _CHOICE.search(sentence) or (_BECAUSE.search(sentence) and _DESIGN.search(sentence))
-    ):
+    if 6 <= count <= 60 and signals.decision(sentence):
         return "decision"
     if 4 <= count <= 40 and _ENV_STATEMENT.search(sentence) and _CONCRETE.search(sentence):
         return "env"

@@ -20,13 +20,15 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from memcli import timeutil
-from memcli.compact import commands, prose, text
+from memcli import signals, timeutil
+from memcli.compact import commands, facts, prose, text
 from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
 TASK_DAYS = 30  # an unfinished-work item expires after this many days
+# Above every unverified item: the next session's index shows the unfinished work first.
+UNFINISHED_IMPORTANCE = 0.8
 _FIX_WORDS = re.compile(
     r"^(?:fix|fixed|now|changed|replaced|switched|set|made|updated|conftest now|the fix)\b"
     r"|\bnow (?:reads|uses|passes|works)\b",
@@ -55,6 +57,8 @@ class Analysis:
     unresolved: list[Episode] = field(default_factory=list)
     prompts: list[Obs] = field(default_factory=list)
     conclusions: list[Obs] = field(default_factory=list)
+    refused: list[Obs] = field(default_factory=list)
+    interrupted: list[Obs] = field(default_factory=list)
     intent: str = ""
     ended: str = ""
 
@@ -76,10 +80,15 @@ def analyse(obs: list[Obs]) -> Analysis:
     for o in obs:
         if o.kind == "prompt" and o.excerpt.strip():
             result.prompts.append(o)
-        elif o.kind == "conclusion" and o.excerpt.strip():
-            result.conclusions.append(o)
+        elif (o.kind == "conclusion" and o.excerpt.strip()) or facts.is_subagent_report(o):
+            result.conclusions.append(o)  # a sub-agent's report is read like a closing message
         elif o.is_end:
             result.ended = o.ts
+        if facts.refused(o):
+            result.refused.append(o)
+            continue
+        if facts.interrupted(o):
+            result.interrupted.append(o)
         if not o.failed or o.index in grouped or not parsed[o.index].key:
             continue
         if parsed[o.index].looking:
@@ -132,6 +141,8 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
             drafts.append(draft)
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
     drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used))
+    last_failures = [e.failures[-1] for e in analysis.unresolved]
+    drafts.extend(facts.drafts(analysis.obs, last_failures, ctx.session))
     task = unfinished(analysis, ctx.session)
     if task is not None:
         drafts.append(task)
@@ -142,6 +153,8 @@ def _junk(analysis: Analysis, episode: Episode, explained: bool) -> bool:
     line, first = episode.line, episode.first
     if any(marker in first.excerpt for marker in commands.NO_TESTS):
         return True
+    if signals.failure(first.excerpt)[0] in signals.ENVIRONMENT:
+        return False  # a missing package or tool is a lesson whatever the fix touched
     edited_before = any(o.is_edit for o in analysis.obs[: first.index])
     if edited_before and any(marker in line for marker in commands.SELF_INFLICTED):
         return True
@@ -253,6 +266,8 @@ def _explanation(
         if key in ctx.used:
             continue
         lowered = sentence.lower()
+        if signals.narration(sentence):
+            continue  # "The script has been successfully removed" is never a cause
         if any(mark in lowered for mark in marks):
             used.append(key)
             relevant.append(sentence)
@@ -308,13 +323,30 @@ def _relative(path: str) -> bool:
     return bool(path) and not path.startswith(("/", "..", "~")) and ":" not in path[:3]
 
 
+PERSISTENT = 3  # a check failing this many times is unfinished whatever was edited after
+
+
+def _code_edit(o: Obs) -> bool:
+    """An edit that could fix a check: not notes, docs or assistant instruction files."""
+    return o.is_edit and any(
+        not f.endswith((".md", ".txt", ".rst")) and f not in text.INSTRUCTION_FILES for f in o.files
+    )
+
+
 def unfinished(analysis: Analysis, session: str) -> Draft | None:
-    """A task item when the session left a check failing after work on it; else None."""
+    """A task item when the session left a check failing after work on it; else None.
+
+    An edit after the last failure leaves the outcome unknown (no run verified it), unless
+    it touched only notes or instruction files (a CLAUDE.md written after four failed builds
+    does not fix the build), or the check kept failing (``PERSISTENT`` times)."""
     if not any(o.is_edit for o in analysis.obs):
         return None
-    last_edit = max(o.index for o in analysis.obs if o.is_edit)
+    code_edits = [o.index for o in analysis.obs if _code_edit(o)]
+    last_edit = max(code_edits, default=-1)
     open_checks = [
-        e for e in analysis.unresolved if e.command.check and e.failures[-1].index > last_edit
+        e
+        for e in analysis.unresolved
+        if e.command.check and (e.failures[-1].index > last_edit or len(e.failures) >= PERSISTENT)
     ]
     if not open_checks:
         return None
@@ -338,7 +370,7 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
         ts=last.ts,
         session=session,
         tags=text.tags_from([episode.command.text], extra=[episode.command.program]),
-        importance=importance("task", False),
+        importance=UNFINISHED_IMPORTANCE,
         anchors=[{"path": f} for f in files if _relative(f)],
         evidence=[evidence(line or last.summary, last.raw, session)],
         expires=expires,

@@ -1,7 +1,8 @@
 """The session summary: one short YAML file per compacted session under `.memory/sessions/`.
 
-It holds the session's intent (its first real prompt), its outcome (the closing message, or
-what the episodes show), whether work was left unfinished, the files changed and the items
+It holds the session's intent (its first real prompt), its outcome and status computed from
+what happened (fixes, checks still failing, refused writes; never the assistant's own
+closing words), whether work was left unfinished, the files changed and the items
 the session produced, for coarse-grained retrieval and for reviewers.
 
 A session may be compacted in several batches (a stale buffer compacted at the next start,
@@ -14,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memcli import __version__, atomic, untrusted
-from memcli.compact import text
+from memcli import __version__, atomic, signals, untrusted
+from memcli.compact import commands, text
 from memcli.compact.observations import Obs
 from memcli.compact.rules import Analysis
 from memcli.paths import StorePaths
@@ -68,12 +69,7 @@ def combine(
     outcome = _outcome(analysis)
     if outcome:
         new["outcome"] = outcome
-    if unfinished:
-        new["status"] = "unfinished"
-    elif analysis.episodes or analysis.conclusions:
-        new["status"] = "done"
-    else:
-        new.setdefault("status", "no outcome")
+    new["status"] = _status(analysis, unfinished) or new.get("status") or "no outcome"
     new["items"] = list(dict.fromkeys([*state.get("items", []), *items]))
     edited = [f for o in obs if o.is_edit for f in o.files]
     new["files"] = list(dict.fromkeys([*state.get("files", []), *edited]))[:MAX_FILES]
@@ -95,13 +91,44 @@ def _counts(obs: list[Obs]) -> dict[str, int]:
     }
 
 
+def _status(analysis: Analysis, unfinished: bool) -> str:
+    """From what happened, never from what the assistant said: a check left failing is
+    ``unfinished``, a refused write ``blocked``; ``done`` needs a fix or a quiet ending."""
+    checks = [o for o in analysis.obs if o.is_command and commands.parse(o.input).check]
+    if unfinished or (checks and checks[-1].failed and not _edited_after(analysis, checks[-1])):
+        return "unfinished"
+    if analysis.refused:
+        return "blocked"
+    if analysis.episodes or analysis.conclusions:
+        return "done"
+    return ""
+
+
+def _edited_after(analysis: Analysis, o: Obs) -> bool:
+    return any(e.is_edit and e.index > o.index for e in analysis.obs)
+
+
 def _outcome(analysis: Analysis) -> str:
+    """What happened: fixes, checks still failing, refusals, interruptions; the closing
+    message only when nothing was run."""
+    fixed = [
+        f"fixed `{e.command.text}`" + (f" ({e.line})" if e.line else "") for e in analysis.episodes
+    ]
+    still = [
+        f"`{e.command.text}` still failing" + (f" ({e.line})" if e.line else "")
+        for e in analysis.unresolved
+        if e.command.check
+    ]
+    refused = [f"refused: {o.input or ', '.join(o.files) or o.tool}" for o in analysis.refused]
+    stopped = [f"interrupted `{o.input}`" for o in analysis.interrupted]
+    happened = fixed + still + refused + stopped
+    if happened:
+        return text.one_line("; ".join(happened), 300)
     if analysis.conclusions:
-        said = text.sentences(analysis.conclusions[-1].excerpt)
+        said = [s for s in text.sentences(analysis.conclusions[-1].excerpt)
+                if not signals.narration(s)]  # fmt: skip
         return text.one_line(" ".join(said[:2]), 300)
-    fixed = [f"fixed `{e.command.text}`" for e in analysis.episodes]
-    still = [f"`{e.command.text}` still failing" for e in analysis.unresolved]
-    return text.one_line("; ".join(fixed + still), 300)
+    return ""
 
 
 def worth_writing(state: dict[str, Any]) -> bool:

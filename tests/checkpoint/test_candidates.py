@@ -62,7 +62,9 @@ def test_a_pass_with_nothing_in_between_is_no_fix() -> None:
 
 def test_environment_failures_are_candidates_at_once() -> None:
     got = found([cmd("pnpm install", False, "bash: pnpm: command not found")])
-    assert got["env"]["env"] == "missing-tool" and "pnpm: command not found" in got["env"]["lines"][0]
+    assert (
+        got["env"]["env"] == "missing-tool" and "pnpm: command not found" in got["env"]["lines"][0]
+    )
 
 
 def test_a_check_still_failing_at_the_end_of_the_turn() -> None:

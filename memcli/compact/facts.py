@@ -1,0 +1,100 @@
+"""Facts of a session that are memory without a fix: refused tool calls, commands that never
+ended, environment failures the session worked around, and sub-agents' reports.
+
+- A *refused* write or command (the user declined it, a permission rule blocked it) is an
+  ``env`` fact: the next session should not try the same thing blindly.
+- An *interrupted* command (a dev server, a watch-mode test runner, a prompt waiting for
+  input) is an ``env`` fact: it does not end by itself.
+- An environment failure never fixed (``pnpm: command not found``, a missing package, a busy
+  port) is an ``env`` fact even when the session went another way.
+
+All are ``assumed`` and marked as restatements when nothing but the failure backs them, so the
+store's existing knowledge is not repeated.
+"""
+
+from __future__ import annotations
+
+from memcli import signals
+from memcli.compact import text
+from memcli.compact.drafts import Draft, evidence, importance
+from memcli.compact.observations import Obs
+
+SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
+
+
+def refused(o: Obs) -> bool:
+    """A tool call the user or a permission rule refused."""
+    return o.ok is False and (signals.denied(o.excerpt) or signals.denied(o.summary))
+
+
+def interrupted(o: Obs) -> bool:
+    return o.summary.startswith("$ ") and o.ok is None and "-> interrupted" in o.summary
+
+
+def is_subagent_report(o: Obs) -> bool:
+    return o.kind == "other" and o.tool.lower() in SUBAGENT_TOOLS and bool(o.excerpt.strip())
+
+
+def drafts(obs: list[Obs], unresolved_failures: list[Obs], session: str) -> list[Draft]:
+    """The fact drafts of one session."""
+    out: list[Draft] = []
+    for o in obs:
+        if refused(o):
+            what = f"`{o.input}`" if o.summary.startswith("$ ") else ", ".join(o.files[:2])
+            what = what or o.tool or "a tool call"
+            reason = text.one_line(o.excerpt or o.summary, 160)
+            out.append(
+                _fact(
+                    "refused",
+                    what,
+                    f"{what} was refused in this repository: ask before trying it again",
+                    f"Refused: {reason}",
+                    o,
+                    session,
+                )
+            )
+        elif interrupted(o):
+            out.append(
+                _fact(
+                    "interrupted",
+                    o.input,
+                    f"`{o.input}` does not end by itself: it had to be interrupted",
+                    "Run it in the background or with a timeout (a server, a watch mode or a "
+                    "prompt waiting for input).",
+                    o,
+                    session,
+                )
+            )
+    for o in unresolved_failures:
+        kind, line = signals.failure(o.excerpt)
+        if kind not in signals.ENVIRONMENT:
+            continue
+        out.append(
+            _fact(
+                "environment",
+                f"{kind}\0{line}",
+                f"`{o.input}` fails in this environment: {line}",
+                f"Symptom ({kind.replace('-', ' ')}): {line}",
+                o,
+                session,
+            )
+        )
+    return out
+
+
+def _fact(rule: str, key: str, title: str, body: str, o: Obs, session: str) -> Draft:
+    clean = text.title_of(title)
+    return Draft(
+        rule=rule,
+        key=key,
+        kind="env",
+        title=clean,
+        body=f"{clean}.\n{body}\n",
+        ts=o.ts,
+        session=session,
+        tags=text.tags_from([o.input, title], extra=[rule]),
+        importance=importance("env", False),
+        anchors=[{"path": f} for f in o.files[:3] if f and not f.startswith(("/", ".."))],
+        evidence=[evidence(o.excerpt or o.summary, o.raw, session)],
+        restatement=True,
+    )
