@@ -78,3 +78,18 @@ def resolve(local: str, candidates: list[str], outcome: str) -> list[str]:
         resolved[candidate] = outcome
         save(path, state)
     return unknown
+
+
+def dismissed_refs(local: str, session: str) -> set[str]:
+    """Raw observation references of the candidates the model dismissed in ``session``: the
+    rules do not make items of what the model, holding the context, judged no lesson."""
+    current = load(path_of(local, session))
+    resolved, found = current.get("resolved"), current.get("candidates")
+    if not isinstance(resolved, dict) or not isinstance(found, dict):
+        return set()
+    refs: set[str] = set()
+    for candidate, outcome in resolved.items():
+        entry = found.get(candidate)
+        if outcome == "dismissed" and isinstance(entry, dict):
+            refs.update(str(r) for r in entry.get("refs") or [] if r)
+    return refs

@@ -168,6 +168,7 @@ def compact_observations(
         compactor = "summarizer" if drafts is not None else "rules"
     if drafts is None:
         drafts = rules.compact(analysis, ctx)
+    drafts = _not_dismissed(drafts, str(paths.local), session_id)
     drafts = [_masked(d, redaction) for d in drafts]
     outcome = merge.apply(memory.store, drafts, project, buffers.work_dir(paths) / "pool.json")
     unfinished = rules.unfinished(analysis, session_id) is not None
@@ -206,6 +207,16 @@ def _user_compact_settings(paths: StorePaths) -> dict[str, Any]:
     except MemError as exc:
         buffers.log(paths, f"user config ignored ({exc}); using the rules")
         return {"summarizer": None}
+
+
+def _not_dismissed(drafts: list[Draft], local: str, session_id: str) -> list[Draft]:
+    """Drafts whose evidence is a candidate the model dismissed at a checkpoint are dropped."""
+    from memcli.checkpoint import state
+
+    dismissed = state.dismissed_refs(local, session_id)
+    if not dismissed:
+        return drafts
+    return [d for d in drafts if not any(e.get("ref") in dismissed for e in d.evidence)]
 
 
 def _instruction_texts(root: Path) -> list[str]:

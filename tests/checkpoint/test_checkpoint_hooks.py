@@ -182,3 +182,11 @@ def test_dismissed_candidates_are_never_asked_again(session: Session) -> None:
     assert done.returncode == 0 and "dismissed 1 candidate" in done.stdout
     assert session.mem("add", "--dismiss", "cdeadbeef").returncode == 2
     assert session.stop() == ""
+
+
+def test_the_rules_respect_a_dismissal(session: Session) -> None:
+    reason = json.loads(replay_until_stop(session))["reason"]
+    candidate = [x for x in reason.splitlines() if x.startswith("- c")][0].split()[1]
+    assert session.mem("add", "--dismiss", candidate).returncode == 0
+    assert session.mem("compact").returncode == 0
+    assert api.Memory.open(session.root).items() == []
