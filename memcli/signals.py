@@ -225,13 +225,12 @@ _CONVENTION = (
     r"|\bour convention\b|\bthe convention (?:here )?is\b|\bby convention\b"
 )
 _CORRECTION = (
-    r"^(?:no|nope|wrong|stop|wait)\b[,.!:; ]+\s*(?:\w+\s+){0,3}?(?:use|run|it'?s|that'?s|we|do"
-    r"|don'?t|not|the|you|should|instead|put|call|keep)\b"
-    r"|^(?:actually|instead)[, ]+\s*(?:use|run|it'?s|we|do|don'?t|please|the|you)\b"
+    r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:\w+\s+){0,2}?(?:use|run|it'?s|that'?s|we|do|don'?t"
+    r"|should|instead|put|call|keep)\b"
+    r"|^(?:actually|instead)[, ]+\s*(?:use|run|it'?s|we|do|don'?t|please|you should)\b"
     r"|\b(?:use|run|call|put) \S+(?: \S+)? instead(?: of\b|[.!,]|$)"
-    r"|^(?:that'?s|this is) (?:wrong|not (?:right|correct|what))\b"
+    r"|^(?:that'?s|this is) (?:wrong|not (?:right|correct|what i))\b"
     r"|^(?:don'?t|do not) (?:use|run|touch|edit|change|call|add|commit|push|mock|install)\b"
-    r"|\bi (?:said|told you|asked you)\b|\bnot \S+,? (?:but|use)\b"
 )
 _CHOICE = (
     r"\b(?:instead of|rather than|chose|chosen|opted|decided|went with|in favou?r of"

@@ -147,7 +147,9 @@ def test_environment_kinds() -> None:
     ("sentence", "correction", "convention"),
     [
         ("no, use pnpm not npm", True, False),
-        ("Actually, the config lives in settings.toml", True, False),
+        ("Actually, we keep the config in settings.toml", True, False),
+        ("Wait, the build is still running", False, False),
+        ("It is not working but the logs look fine", False, False),
         ("don't mock the database in these tests", True, False),
         ("use vitest instead of jest", True, False),
         ("Always run the tests with uv run", False, True),
