@@ -59,6 +59,7 @@ _CHECK_PROGRAMS = _set(
 _CHECK_VERBS = ("test", "build", "check", "lint", "typecheck", "compile", "verify", "ci")
 _SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
 MAX_LINE = 220
+MAX_CANDIDATES = 200  # per session: the state file stays small however long the session
 
 
 def candidate_id(session: str, kind: str, about: str) -> str:
@@ -172,7 +173,7 @@ def _add(
     found = state.setdefault("candidates", {})
     assert isinstance(found, dict)
     cid = candidate_id(session, kind, about)
-    if cid in found:
+    if cid in found or len(found) >= MAX_CANDIDATES:
         return
     entry: dict[str, object] = {
         "id": cid,

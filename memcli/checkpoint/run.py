@@ -15,6 +15,10 @@ from memcli.capture import buffer, fastjson
 from memcli.checkpoint import candidates, state
 from memcli.defaults import DEFAULTS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 # Assistants whose Stop hook can ask the agent to go on, in Claude Code's JSON
 # ({"decision": "block", "reason": ...}); see docs/hooks.md for the others.
 ASKING_AGENTS = ("claude-code", "codex")
@@ -83,15 +87,28 @@ def _new_records(path: str, current: dict[str, object]) -> list[dict[str, object
         size = os.path.getsize(path)
     except OSError:
         return []
-    if size < offset:
-        offset = 0  # compaction consumed the buffer: read it again (ids keep repeats out)
     with open(path, "rb") as handle:
+        if offset and not _still_there(handle, offset, size, str(current.get("last_id") or "")):
+            offset = 0  # compaction consumed the buffer: read it again (ids keep repeats out)
         handle.seek(offset)
         data = handle.read(MAX_READ)
     end = data.rfind(b"\n") + 1
     current["offset"] = offset + end
     lines = data[:end].decode("utf-8", errors="replace").splitlines()
-    return [r for r in fastjson.records(lines) if isinstance(r, dict)]
+    records = [r for r in fastjson.records(lines) if isinstance(r, dict)]
+    last = next((r["id"] for r in reversed(records) if isinstance(r.get("id"), str)), None)
+    if last:
+        current["last_id"] = last
+    return records
+
+
+def _still_there(handle: BinaryIO, offset: int, size: int, last_id: str) -> bool:
+    """Whether the line read last still ends at ``offset`` (compaction rewrites the buffer)."""
+    if size < offset or not last_id:
+        return size >= offset
+    start = max(0, offset - 2048)
+    handle.seek(start)
+    return last_id.encode() in handle.read(offset - start)
 
 
 def _masked(text: str, config: dict[str, object]) -> str:

@@ -144,3 +144,16 @@ def test_caps_per_turn_and_per_session(tmp_path: Path) -> None:
         asked += len(named)
     assert asked == 12  # max_per_session
     assert run.checkpoint({"session_id": "s1"}, "gemini", str(local)) is None  # off there
+
+
+def test_a_buffer_rewritten_by_compaction_is_read_again(tmp_path: Path) -> None:
+    local = tmp_path / "local"
+    (local / "buffer").mkdir(parents=True)
+    buffer = local / "buffer" / "s1.jsonl"
+    buffer.write_text(json.dumps(obs("prompt", excerpt="Never use tool0 in this repo.")) + "\n")
+    assert "tool0" in str(run.checkpoint({"session_id": "s1"}, "claude-code", str(local)))
+    # Compaction consumed that line; more arrived since, longer than what was read before.
+    later = [obs("prompt", excerpt=f"We always run check{n} before pushing.") for n in range(3)]
+    buffer.write_text("".join(json.dumps(p) + "\n" for p in later))
+    reason = str(run.checkpoint({"session_id": "s1"}, "claude-code", str(local)))
+    assert "check0" in reason and "check2" in reason and "tool0" not in reason
