@@ -277,9 +277,16 @@ def decision(sentence: str) -> bool:
     return _has(_CHOICE, sentence) or (_has(_BECAUSE, sentence) and _has(_DESIGN, sentence))
 
 
-def root_cause(sentence: str) -> bool:
-    """A sentence that names why something failed."""
-    return _has(_ROOT_CAUSE, sentence)
+_ROOT_CAUSE_STATED = (
+    r"\b(?:root cause|the (?:real |actual )?(?:cause|problem|issue|bug) (?:is|was)"
+    r"|was caused by|is caused by|turned out (?:to be|that)|the culprit)\b"
+)
+
+
+def root_cause(sentence: str, stated: bool = False) -> bool:
+    """A sentence that names why something failed; ``stated``: in so many words ("the root
+    cause was", "was caused by"), not merely "because"."""
+    return _has(_ROOT_CAUSE_STATED if stated else _ROOT_CAUSE, sentence)
 
 
 def narration(sentence: str) -> bool:

@@ -5,6 +5,9 @@
   or corrects the assistant ("no, use pnpm", "don't mock the database").
 - A *decision* is a sentence of the assistant's closing message that gives a choice and its
   rationale ("instead of", "rather than", "chose", or "because" next to a design verb).
+- A *stated root cause* is a closing-message sentence that names a cause in so many words
+  ("the root cause was", "was caused by") about something concrete (a file, a value, code):
+  an assumed pitfall, for failures no command showed (a wrong result with exit 0).
 - An *environment fact* is a closing-message sentence stating where or how something runs
   ("listens on 5432", "requires Node 18") with a concrete value.
 
@@ -31,6 +34,9 @@ _ENV_STATEMENT = re.compile(
     r"\b(?:listens on|runs on|is served on|requires|needs|is pinned to|pinned to|expects"
     r"|must be run with|is installed (?:at|in)|lives (?:in|at)|is read from)\b",
     re.I,
+)
+_FILE = re.compile(
+    r"\b[\w./-]+\.(?:py|js|ts|tsx|jsx|go|rs|java|rb|php|c|h|cpp|json|toml|yaml|yml)\b"
 )
 _CONCRETE = re.compile(r"\d|[A-Z][A-Z0-9]*_[A-Z0-9_]+|\w/\w")
 
@@ -76,9 +82,11 @@ def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int
         for number, sentence in enumerate(text.sentences(message.excerpt)):
             if (message.id, number) in used or "?" in sentence:
                 continue
-            if signals.narration(sentence) or _OUTCOME.search(sentence):
+            if signals.narration(sentence):
                 continue
-            kind = _kind_of(sentence)
+            kind = _cause_of(sentence) or (
+                None if _OUTCOME.search(sentence) else _kind_of(sentence)
+            )
             if kind is None:
                 continue
             used.add((message.id, number))
@@ -99,6 +107,15 @@ def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int
                 )
             )
     return drafts
+
+
+def _cause_of(sentence: str) -> str | None:
+    """A root cause stated in so many words, about something concrete: an assumed pitfall
+    (a wrong result with exit 0 has no failing command, only this sentence)."""
+    concrete = _CONCRETE.search(sentence) or "`" in sentence or _FILE.search(sentence)
+    if 6 <= _word_count(sentence) <= 60 and concrete and signals.root_cause(sentence, True):
+        return "pitfall"
+    return None
 
 
 def _kind_of(sentence: str) -> str | None:

@@ -139,3 +139,19 @@ def test_the_unfinished_task_is_in_the_next_sessions_index(
     layer = layer1_index(memory.root, all_projects=True)  # the helpers file it under acme/shop
     assert layer.entries[0].kind == "task" and "Unfinished: Fix the row count" in layer.text
     assert layer.entries[0].value > layer.entries[1].value
+
+
+def test_a_stated_root_cause_without_a_failing_command(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        run_cmd("python reproduce.py", "344", True),
+        edit("src/serializer.py"),
+        run_cmd("python reproduce.py", "345", True),
+        said("The root cause was an off-by-one in `serialize_rows` in src/serializer.py: the "
+             "last row of a full page was dropped."),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    (item,) = memory.items()
+    assert item.kind == "pitfall" and item.confidence == "assumed"
+    assert item.title.startswith("The root cause was an off-by-one")
