@@ -96,7 +96,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "interactive",
         r"(?:\[[yY]/[nN]\]|\([yY]/[nN]\)|Ok to proceed\?|Are you sure.*\?"
         r"|Press (?:any key|enter|ENTER).*|stdin is not a tty|not a terminal"
-        r"|Inappropriate ioctl for device|Password:\s*$|waiting for input|Need to install the "
+        r"|Inappropriate ioctl for device|Password:[ \t]*$|waiting for input|Need to install the "
         r"following packages).*$",
     ),
     (
@@ -109,12 +109,12 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ("typescript", r"\berror TS\d{4}: .*$"),
     ("rust", r"^error\[E\d{4}\]: .*$"),
     ("npm", r"^npm (?:ERR!|error) code (?!ELIFECYCLE)E[A-Z]+.*$"),
-    ("pytest", r"^E\s{2,}\S.*$"),
+    ("pytest", r"^E[ \t]{2,}\S.*$"),
     (
         "exception",
-        r"^\s*(?:Uncaught |Unhandled )?(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception|Fault"
+        r"^[ \t]*(?:Uncaught |Unhandled )?(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception|Fault"
         r"|Exit|Interrupt|Warning)\b(?:\[\w+\])?: .*$"
-        r"|^\s*(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)\s*$",
+        r"|^[ \t]*(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)[ \t]*$",
     ),
     (
         "java",
@@ -122,7 +122,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         r"|\[ERROR\] \S+\.java:.*)$",
     ),
     ("go", r"^(?:panic: .*|--- FAIL: .*|\S+\.go:\d+(?::\d+)?: .*|fatal error: .*)$"),
-    ("jest", r"^\s*(?:● .*|✕ .*|FAIL\s+\S+.*)$"),
+    ("jest", r"^[ \t]*(?:● .*|✕ .*|FAIL[ \t]+\S+.*)$"),
     ("test", r"^(?:FAILED \S+.*|ERROR \S+::.*|AssertionError.*|assert .*)$"),
     ("compiler", r"^\S+:\d+(?::\d+)?: (?:fatal )?error: .*$|^error: .*$"),
 )
@@ -169,7 +169,8 @@ def failure(text: str) -> tuple[str, str]:
 
 def _lines(pattern: str, text: str, flags: int) -> list[str]:
     """The whole lines holding a match, in order, each once. Patterns name only the telling
-    part: a leading ``^.*`` would make the engine backtrack over every line."""
+    part: a leading ``^.*`` would make the engine backtrack over every line, and none
+    crosses a line end (spaces and tabs, never any whitespace)."""
     out: list[str] = []
     for match in fastre.cached(pattern, flags).finditer(text):
         start = text.rfind("\n", 0, match.start()) + 1

@@ -66,8 +66,18 @@ def candidate_id(session: str, kind: str, about: str) -> str:
     return "c" + format(zlib.crc32(f"{session}\0{kind}\0{about}".encode()), "08x")
 
 
+_KEYS: dict[str, tuple[str, bool]] = {}  # a session runs the same commands again and again
+
+
 def command_key(command: str) -> tuple[str, bool]:
     """(program and verb, is it a check) of the part of a shell line that decides it."""
+    known = _KEYS.get(command)
+    if known is None:
+        known = _KEYS[command] = _command_key(command)
+    return known
+
+
+def _command_key(command: str) -> tuple[str, bool]:
     segment = command
     for separator in ("&&", "||", ";"):
         parts = [p for p in segment.split(separator) if p.strip()]

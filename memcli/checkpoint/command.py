@@ -54,7 +54,8 @@ def run(argv: list[str]) -> int:
         if root is None or not os.path.isdir(os.path.join(root, ".memory")):
             return 0
         local = os.path.join(root, ".memory", "local")
-        fastre.use_cache(os.path.join(local, "regex.cache"))
+        # Its own file: the patterns of capture, which runs on every tool call, stay few.
+        fastre.use_cache(os.path.join(local, "checkpoint.regex.cache"))
         reason = checkpoint.checkpoint(payload, agent, local)
         fastre.save()
         if reason:
