@@ -126,6 +126,30 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ("test", r"^(?:FAILED \S+.*|ERROR \S+::.*|AssertionError.*|assert .*)$"),
     ("compiler", r"^\S+:\d+(?::\d+)?: (?:fatal )?error: .*$|^error: .*$"),
 )
+# Per shape, words at least one of which a text must hold (lower-cased) for the shape's
+# pattern to be worth running: most outputs skip most patterns.
+_HINTS: dict[str, tuple[str, ...]] = {
+    "missing-tool": ("not found", "not recognized", "os error 2", "executable file"),
+    "missing-package": ("module", "package", "satisfies", "distribution", "unresolved import",
+                        "resolve", "ts2307", "importerror"),
+    "port": ("eaddrinuse", "already in use"),
+    "permission": ("eacces", "permission", "not permitted"),
+    "version": ("require", "engine", "version", "compatible"),
+    "interactive": ("y/n", "proceed?", "are you sure", "press ", "tty", "terminal", "ioctl",
+                    "password:", "waiting for input", "need to install"),
+    "shell-state": ("cd: ", "git repository", "virtualenv", "virtual_env", "activate",
+                    "externally-managed", "on a branch", "detached head"),
+    "typescript": ("error ts",),
+    "rust": ("error[e",),
+    "npm": ("npm err! code", "npm error code"),
+    "pytest": ("e  ",),
+    "exception": ("error", "exception", "fault", "exit", "interrupt", "warning"),
+    "java": ("exception in thread", "caused by:", ".java:"),
+    "go": ("panic:", "--- fail:", ".go:", "fatal error:"),
+    "jest": ("●", "✕", "fail"),
+    "test": ("failed ", "error ", "assert"),
+    "compiler": ("error:",),
+}  # fmt: skip
 ENVIRONMENT = ("missing-tool", "missing-package", "port", "permission", "version", "interactive",
                "shell-state")  # fmt: skip
 
@@ -152,7 +176,10 @@ def failure(text: str) -> tuple[str, str]:
     if not text:
         return "", ""
     text = text[:20_000]
+    lowered = text.lower()
     for kind, pattern in _SHAPES:
+        if not any(hint in lowered for hint in _HINTS[kind]):
+            continue
         lines = _lines(pattern, text, MULTILINE)
         lines = [_unprefixed(line) for line in lines if not is_generic(line)]
         if kind == "pytest":  # pytest's "E   " marks the assertion or exception line

@@ -230,21 +230,21 @@ def _command(record: dict[str, object], state: dict[str, object]) -> None:
         if other_key != key and ok is True:
             run["work"] = [*_strings(run.get("work")), f"ran `{_line(command, 80)}`"][-3:]
     if ok is False:
-        sig_kind, line = signals.failure(excerpt)
-        if not line:
-            detail = summary.rsplit("(", 1)[-1].rstrip(")") if summary.endswith(")") else ""
-            line = "" if signals.is_generic(detail) else detail
         earlier = runs.get(key)
-        if earlier is None:
-            runs[key] = {"cmd": command, "line": line, "check": check, "work": [], "files": [],
-                         "obs": [_text(record, "id")], "ref": _text(record, "raw"),
-                         "ts": _text(record, "ts"), "last": line}  # fmt: skip
-        else:
-            earlier["last"] = line or earlier.get("last", "")
+        if earlier is not None:  # the same command failing again: read its output at turn end
+            pending = state.setdefault("_last_output", {})
+            assert isinstance(pending, dict)
+            pending[key] = record
+            return
+        sig_kind, line = _signature(excerpt, summary)
+        runs[key] = {"cmd": command, "line": line, "check": check, "work": [], "files": [],
+                     "obs": [_text(record, "id")], "ref": _text(record, "raw"),
+                     "ts": _text(record, "ts"), "last": line}  # fmt: skip
         if sig_kind in signals.ENVIRONMENT:
             _add(state, "env", f"{sig_kind}\0{line}", [f"`{_line(command, 100)}` failed: {line}"],
                  record, env=sig_kind)  # fmt: skip
         return
+    _pending(state).pop(key, None)
     passed = runs.pop(key) if key in runs else None
     if ok is True and passed is not None:
         run = passed
@@ -259,6 +259,20 @@ def _command(record: dict[str, object], state: dict[str, object]) -> None:
              record, files=_strings(run.get("files"))[:5], verified=True,
              obs=[*_strings(run.get("obs")), _text(record, "id")],
              refs=[r for r in (str(run.get("ref") or ""), _text(record, "raw")) if r])  # fmt: skip
+
+
+def _signature(excerpt: str, summary: str) -> tuple[str, str]:
+    kind, line = signals.failure(excerpt)
+    if not line:
+        detail = summary.rsplit("(", 1)[-1].rstrip(")") if summary.endswith(")") else ""
+        line = "" if signals.is_generic(detail) else detail
+    return kind, line
+
+
+def _pending(state: dict[str, object]) -> dict[str, dict[str, object]]:
+    """Outputs of repeated failures not yet read (this run only: never saved)."""
+    pending = state.get("_last_output")
+    return pending if isinstance(pending, dict) else {}
 
 
 def _strings(value: object) -> list[str]:
@@ -282,7 +296,12 @@ def _prompt(record: dict[str, object], state: dict[str, object]) -> None:
     prompt = _text(record, "excerpt")
     if not prompt or _instructions(prompt) or prompt.startswith("/"):
         return
+    seen = state.setdefault("_seen", set())
+    assert isinstance(seen, set)
     for sentence in sentences(prompt)[:40]:
+        if sentence in seen:
+            continue
+        seen.add(sentence)
         words = len(sentence.split())
         if "?" in sentence or not 3 <= words <= 40:
             continue
@@ -329,7 +348,16 @@ def _subagent(record: dict[str, object], state: dict[str, object]) -> None:
 
 def turn_end(state: dict[str, object]) -> None:
     """At the end of a turn: checks still failing become ``unresolved`` candidates."""
+    pending = _pending(state)
     for key, run in _runs(state).items():
+        if key in pending:  # the last failure of this command: what it says now
+            record = pending[key]
+            kind, line = _signature(_text(record, "excerpt"), _text(record, "summary"))
+            run["last"] = line or run.get("last", "")
+            if kind in signals.ENVIRONMENT:
+                command = _line(str(run["cmd"]), 100)
+                _add(state, "env", f"{kind}\0{line}", [f"`{command}` failed: {line}"], record,
+                     env=kind)  # fmt: skip
         if not run.get("check"):
             continue
         line = str(run.get("last") or run.get("line") or "")

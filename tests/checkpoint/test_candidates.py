@@ -157,3 +157,13 @@ def test_a_buffer_rewritten_by_compaction_is_read_again(tmp_path: Path) -> None:
     buffer.write_text("".join(json.dumps(p) + "\n" for p in later))
     reason = str(run.checkpoint({"session_id": "s1"}, "claude-code", str(local)))
     assert "check0" in reason and "check2" in reason and "tool0" not in reason
+
+
+def test_a_repeated_failure_is_read_once_at_the_end_of_the_turn() -> None:
+    got = found([
+        cmd("npm test", False, "TypeError: total is not a function"),
+        edit("package.json"),
+        cmd("npm test", False, "Error: Cannot find module 'left-pad'"),
+    ])  # fmt: skip
+    assert "Cannot find module 'left-pad'" in got["env"]["lines"][0]
+    assert "Cannot find module" in got["unresolved"]["lines"][0]
