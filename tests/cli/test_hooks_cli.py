@@ -175,3 +175,24 @@ def test_show_before_and_after_install(repo: Path) -> None:
     settings.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     partly = runner.invoke(make_app(), ["hooks", "show"]).stdout.splitlines()[0]
     assert "partly installed (6 of 7 mem hooks, 1 other)" in partly
+
+
+def test_install_wires_recall_when_the_repository_enables_it(repo: Path) -> None:
+    config = repo / ".memory" / "config.yaml"
+    config.parent.mkdir()
+    config.write_text("recall:\n  enabled: true\n", encoding="utf-8")
+    result = runner.invoke(make_app(), ["hooks", "install"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
+    prompt = [h["command"] for g in doc["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    assert prompt == ["mem capture", "mem recall"]
+    shown = runner.invoke(make_app(), ["hooks", "show"]).stdout.splitlines()[0]
+    assert "installed (8 mem hooks)" in shown
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("  enabled: true", "  enabled: false"),
+        encoding="utf-8",
+    )
+    again = runner.invoke(make_app(), ["hooks", "install"])
+    assert again.exit_code == 0 and "replaced 1 mem hook" in again.stdout
+    doc = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
+    assert "mem recall" not in json.dumps(doc)
