@@ -96,8 +96,13 @@ def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") 
     if not result.changed:
         typer.echo(f"mem hooks already installed in {shown}")
         return
-    replaced = f" (replaced {_count(result.removed)} of an older form)" if result.removed else ""
-    typer.echo(f"installed {_count(result.added)} into {shown}{replaced}")
+    if not result.added:
+        typer.echo(f"removed {_count(result.removed)} that mem no longer installs from {shown}")
+    else:
+        replaced = (
+            f" (replaced {_count(result.removed)} of an older form)" if result.removed else ""
+        )
+        typer.echo(f"installed {_count(result.added)} into {shown}{replaced}")
     if agent in AGENT_NOTES:
         typer.echo(f"note: {AGENT_NOTES[agent]}", err=True)
 

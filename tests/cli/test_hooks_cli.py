@@ -193,6 +193,9 @@ def test_install_wires_recall_when_the_repository_enables_it(repo: Path) -> None
         encoding="utf-8",
     )
     again = runner.invoke(make_app(), ["hooks", "install"])
-    assert again.exit_code == 0 and "replaced 1 mem hook" in again.stdout
+    assert (
+        again.stdout
+        == "removed 1 mem hook that mem no longer installs from .claude/settings.json\n"
+    )
     doc = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
     assert "mem recall" not in json.dumps(doc)
