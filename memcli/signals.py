@@ -277,10 +277,11 @@ _ROOT_CAUSE = (
 )
 _NARRATION = (
     r"^(?:let me|let's|i'll|i will|i'm going|i am going|now\b|next\b|first\b|then\b|finally\b"
-    r"|i (?:ran|checked|looked|tried|found|read|opened|searched|re-ran|reran)|running\b"
+    r"|i (?:ran|checked|looked|tried|found|read|opened|searched|re-ran|reran|recorded|dismissed"
+    r"|saved|noted)|(?:recorded|dismissed|saved)\b|running\b"
     r"|here(?:'s| is| are)\b|great\b|done\b|ok\b|okay\b|sure\b|perfect\b|excellent\b"
     r"|good\b|all set\b|summary\b|to summari[sz]e\b|in summary\b|i(?:'ve| have) (?:now )?"
-    r"(?:removed|deleted|cleaned|created|run|updated|added|made|completed|finished|verified"
+    r"(?:removed|deleted|cleaned|created|run|updated|added|made|completed|finished|verified|recorded|saved|dismissed"
     r"|implemented|fixed|written|changed))"
     r"|\bhas been (?:successfully )?(?:removed|deleted|cleaned up|created|updated|added"
     r"|completed|run|executed|verified|implemented|fixed|applied|reverted)\b"
