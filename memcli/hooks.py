@@ -26,7 +26,6 @@ from memcli.hookspecs import (
     HookSpec,
     check_agent,
     entry_of,
-    hook_specs,
     recall_events,
 )
 from memcli.hookspecs import (
@@ -37,6 +36,9 @@ from memcli.hookspecs import (
 )
 from memcli.hookspecs import (
     ScopeName as ScopeName,
+)
+from memcli.hookspecs import (
+    hook_specs as hook_specs,
 )
 from memcli.hookspecs import (
     mem_hooks as mem_hooks,
