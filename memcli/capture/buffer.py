@@ -48,14 +48,29 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
             size = 0
         if size + len(data) > max_bytes > 0:
             dropped = _shrink(path, now, max_bytes - len(data))
-        fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
+        fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_APPEND, 0o600)
         try:
-            os.write(fd, data)
+            _write_whole_line(fd, data)
         finally:
             os.close(fd)
         return dropped
     finally:
         os.close(lock_fd)  # closing releases the flock
+
+
+def _write_whole_line(fd: int, data: bytes) -> None:
+    """Append ``data`` as a line of its own. A write cut short (a full disk) leaves a torn
+    line without its newline; the next append starts with one, so only the torn line is
+    lost (readers skip it) and the next observation is kept whole."""
+    size = os.fstat(fd).st_size
+    if size and os.pread(fd, 1, size - 1) != b"\n":
+        data = b"\n" + data
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:  # pragma: no cover - os.write raises rather than return 0
+            raise OSError("short write")
+        view = view[written:]
 
 
 def _shrink(path: str, now: str, room: int) -> bool:

@@ -180,6 +180,41 @@ def test_the_buffer_is_bounded_with_a_note(repo: Path) -> None:
     assert any("dropped" in json.loads(x).get("note", "") for x in path.read_text().splitlines())
 
 
+def test_a_torn_line_from_a_full_disk_loses_only_itself(repo: Path) -> None:
+    """A write cut short by a full disk leaves a line without its newline; the next
+    observation must not be glued to it (trust finding 8)."""
+
+    def event(n: int) -> bytes:
+        return json.dumps(
+            {
+                "hook_event_name": "PostToolUse",
+                "session_id": "torn",
+                "tool_name": "Bash",
+                "tool_input": {"command": f"make step{n}"},
+                "tool_response": {"stdout": "", "stderr": f"error {n}", "exit_code": 2},
+            }
+        ).encode()
+
+    assert capture(event(1), "--strict").returncode == 0
+    for folder in ("buffer", "raw"):
+        path = repo / ".memory" / "local" / folder / "torn.jsonl"
+        whole = path.read_bytes()
+        path.write_bytes(whole + whole[: len(whole) // 2])  # the torn copy: no newline
+    assert capture(event(2), "--strict").returncode == 0
+    buffer = (repo / ".memory/local/buffer/torn.jsonl").read_bytes().splitlines()
+    assert len(buffer) == 3 and "step2" in json.loads(buffer[-1])["input"]
+    assert pending(repo) == {"torn": 2}
+    compacted = subprocess.run(
+        [sys.executable, "-m", "memcli", "compact", "--session", "torn"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert compacted.returncode == 0 and "2 observations" in compacted.stdout, compacted
+    assert not (repo / ".memory/local/buffer/torn.jsonl").exists()  # the torn line went too
+
+
 # In-process runs for Hypothesis: the same code path, without a process per example.
 
 _REPO: Path | None = None
