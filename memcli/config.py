@@ -137,11 +137,10 @@ def _refresh_cache(paths: StorePaths, settings: dict[str, Any]) -> None:
     if not paths.memory.is_dir():
         return
     text = json.dumps(settings, sort_keys=True) + "\n"
-    try:
-        if paths.config_cache.read_text(encoding="utf-8") == text:
-            return
-    except OSError:
-        pass
+    from memcli import untrusted
+
+    if untrusted.read_private(paths.config_cache) == text.encode("utf-8"):
+        return  # unchanged, and written by mem (a committed copy is replaced)
     from memcli.atomic import write_text
 
     try:

@@ -52,7 +52,10 @@ def root_identity(
     if os.path.isdir(os.path.dirname(os.fspath(cache))):
         from memcli.atomic import write_text
 
-        write_text(Path(os.fspath(cache)), f'{{"root": "{identity}"}}\n')
+        try:
+            write_text(Path(os.fspath(cache)), f'{{"root": "{identity}"}}\n')
+        except OSError:
+            pass  # a read-only local/: asked again next time
     return identity
 
 
@@ -74,12 +77,13 @@ def aliases(root: str | os.PathLike[str], cache: str | os.PathLike[str]) -> froz
 
 
 def _read_cache(path: str) -> str | None:
+    from memcli import untrusted
     from memcli.capture import fastjson
 
+    raw = untrusted.read_private(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = fastjson.loads(handle.read())
-    except (OSError, ValueError):
+        data = fastjson.loads(raw.decode("utf-8")) if raw else None
+    except ValueError:
         return None
     if isinstance(data, dict):
         for key in ("root", "project"):  # "project": the name of the key before 0.1.0

@@ -18,6 +18,15 @@ from memcli.paths import StorePaths
 
 ITEM_SUFFIX = ".yaml"
 
+# The most an item file may hold when mem writes it. An item is one fact, a few hundred bytes
+# to a few kilobytes; readers refuse files over untrusted.MAX_FILE_BYTES, so nothing mem writes
+# may come near that.
+MAX_ITEM_BYTES = 64_000
+
+
+class ItemTooLarge(MemError):
+    """An item that would be written over :data:`MAX_ITEM_BYTES`."""
+
 
 class ItemStore:
     def __init__(self, paths: StorePaths) -> None:
@@ -128,6 +137,13 @@ class ItemStore:
         if path.is_file():
             existing, _ = yamlio.read(path)
         text = yamlio.render(data, existing, model.FIELD_ORDER)
+        size = len(text.encode("utf-8"))
+        if size > MAX_ITEM_BYTES:
+            raise ItemTooLarge(
+                f"{self.display(path)}: the item would be {size:,} bytes, over the "
+                f"{MAX_ITEM_BYTES:,}-byte limit for one item; shorten its body "
+                "(an item holds one fact, conclusion first)"
+            )
         atomic.write_text(path, text)
         return path
 

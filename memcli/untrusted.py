@@ -84,3 +84,47 @@ def read_text(
 def is_link(path: str | os.PathLike[str]) -> bool:
     """True for a symlink (a committed folder such as ``items/`` must not be one)."""
     return os.path.islink(path)
+
+
+# --- local caches ---------------------------------------------------------------------------
+# Files under ``.memory/local/`` are written by mem, owner-only (mode 0600), and git-ignored.
+# A hostile repository can still commit one with ``git add -f`` (a marshalled index or regex
+# cache, a config copy with masking turned off). A checkout writes files readable by others
+# (0644 under the usual umask), so a cache is trusted only when it is a regular file of this
+# user that nobody else may read or write; anything else is ignored and rebuilt.
+
+PRIVATE_MODE = 0o600
+
+
+def is_private(info: os.stat_result) -> bool:
+    """Whether ``info`` (an fstat) is a regular file of this user, closed to everyone else."""
+    if not hasattr(os, "geteuid"):  # pragma: no cover - Windows: no owner-only mode bits
+        return stat.S_ISREG(info.st_mode)
+    return stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o077
+
+
+def read_private(path: str | os.PathLike[str]) -> bytes | None:
+    """A local cache's bytes when mem wrote it (see :func:`is_private`); None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not is_private(info):
+            return None
+        chunks: list[bytes] = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def open_private(path: str) -> int:
+    """A new file at ``path`` for writing, owner-only (the temporary file of an atomic write)."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, PRIVATE_MODE)

@@ -17,7 +17,7 @@ import marshal
 import os
 import sys
 
-from memcli import __version__
+from memcli import __version__, untrusted
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
 if TYPE_CHECKING:
@@ -54,8 +54,9 @@ def use_cache(path: str | None) -> None:
     if path is None:
         return
     try:
-        with open(path, "rb") as handle:
-            key, entries = marshal.load(handle)
+        # Compiled regex code is handed to the regex engine as is: only a file mem wrote.
+        data = untrusted.read_private(path)
+        key, entries = marshal.loads(data) if data else (None, None)
         if key == _KEY and isinstance(entries, dict):
             _cache = entries
     except (OSError, EOFError, ValueError, TypeError):
@@ -146,7 +147,7 @@ def save() -> None:
         return
     tmp = f"{_cache_path}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "wb") as handle:
+        with os.fdopen(untrusted.open_private(tmp), "wb") as handle:
             marshal.dump((_KEY, _cache), handle)
         os.replace(tmp, _cache_path)
         _dirty = False

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from memcli import untrusted
 from memcli.capture import buffer, fastjson, fastre
 from memcli.defaults import DEFAULTS
 from memcli.gitfiles import find_repo_root
@@ -66,10 +67,10 @@ def load_settings(memory: str | None) -> dict[str, object]:
     merged.update(DEFAULTS["redaction"])
     if memory is None:
         return merged
+    data = untrusted.read_private(os.path.join(memory, "local", "config.json"))
     try:
-        with open(os.path.join(memory, "local", "config.json"), encoding="utf-8") as handle:
-            cached = fastjson.loads(handle.read())
-    except (OSError, ValueError):
+        cached = fastjson.loads(data.decode("utf-8")) if data else None
+    except ValueError:
         return merged
     if isinstance(cached, dict):
         for section in ("capture", "redaction"):

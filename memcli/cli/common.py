@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -13,9 +14,13 @@ from typing import Any, TypeVar
 import typer
 
 from memcli.api import Memory
-from memcli.errors import EXIT_INTERNAL, MemError
+from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+_ENVIRONMENT_ERRNOS = frozenset(
+    {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT}
+)
 
 
 def fail(message: str, code: int) -> typer.Exit:
@@ -38,6 +43,10 @@ def handle_errors(command: F) -> F:
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
         except Exception as exc:
+            if isinstance(exc, OSError) and exc.errno in _ENVIRONMENT_ERRNOS:
+                # The machine, not mem: a read-only .memory/local, a full disk.
+                where = f"{exc.filename}: " if exc.filename else ""
+                raise fail(f"cannot write {where}{exc.strerror or exc}", EXIT_USAGE) from None
             if os.environ.get("MEM_DEBUG") == "1":
                 traceback.print_exc()
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

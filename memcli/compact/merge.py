@@ -22,7 +22,7 @@ from memcli.compact import commands, text
 from memcli.compact.drafts import Draft, importance
 from memcli.compact.pool import Pool
 from memcli.model import Item
-from memcli.store import ItemStore
+from memcli.store import ItemStore, ItemTooLarge
 
 NEAR = 0.6  # Jaccard of title words above which two items say the same thing
 RELATED = 0.35  # with the same error signature and no shared anchor, titles must be this alike
@@ -35,6 +35,7 @@ class Outcome:
     updated: list[str] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
     landed: list[str] = field(default_factory=list)  # every item a draft ended up in
+    too_large: list[str] = field(default_factory=list)  # over store.MAX_ITEM_BYTES: not written
 
 
 def _shape(title: str, body: str) -> set[str]:
@@ -142,7 +143,11 @@ def apply(
             _update(store, pool, best, draft, outcome)
             continue
         item = draft.to_item(own_id, project, supersedes=best.id if best is not None else None)
-        store.save(item)
+        try:
+            store.save(item)
+        except ItemTooLarge:
+            outcome.too_large.append(item.id)  # never written; the run reports it
+            continue
         pool.add(item)
         outcome.added.append(item.id)
         outcome.landed.append(item.id)
@@ -160,7 +165,11 @@ def _update(store: ItemStore, pool: Pool, item: Item, draft: Draft, outcome: Out
     outcome.landed.append(item.id)
     if merged.to_dict() == item.to_dict():
         return
-    store.save(merged)
+    try:
+        store.save(merged)
+    except ItemTooLarge:
+        outcome.too_large.append(item.id)  # the item stays as it was
+        return
     pool.add(merged)
     outcome.updated.append(item.id)
 

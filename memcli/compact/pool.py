@@ -137,9 +137,10 @@ def _summarise(path: Path) -> list[str] | None:
 def _load(cache: Path | None) -> dict[str, list[Any]]:
     if cache is None:
         return {}
+    raw = untrusted.read_private(cache)
     try:
-        data = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(raw) if raw else None
+    except ValueError:
         return {}
     if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
         return {}

@@ -185,6 +185,8 @@ def compact_observations(
         f"session {name}: {len(obs)} observations, {len(outcome.added)} added, "
         f"{len(outcome.updated)} updated, {len(outcome.superseded)} superseded ({compactor})",
     )
+    for too_large in outcome.too_large:
+        buffers.log(paths, f"session {name}: item {too_large} not written: over the size limit")
     return CompactResult(
         session=name,
         added=outcome.added,

@@ -202,10 +202,12 @@ def summarize(
 
 
 def _cached(path: os.PathLike[str], batch: str) -> str | None:
+    from memcli import untrusted
+
+    raw = untrusted.read_private(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+        data = json.loads(raw) if raw else None
+    except ValueError:
         return None
     if (
         isinstance(data, dict)

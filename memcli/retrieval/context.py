@@ -51,12 +51,14 @@ def load_settings(paths: StorePaths) -> dict[str, Any]:
     if config_mtime < 0 or cache_mtime >= config_mtime:
         import json
 
+        from memcli import untrusted
+
+        raw = untrusted.read_private(paths.config_cache)
         try:
-            with open(paths.config_cache, encoding="utf-8") as handle:
-                data = json.load(handle)
+            data = json.loads(raw) if raw else None
             if isinstance(data, dict):
                 return data
-        except (OSError, ValueError):
+        except ValueError:
             pass
         if config_mtime < 0:
             import copy

@@ -143,21 +143,26 @@ def _parse_all(root: str, names: list[str]) -> list[Record]:
 
 
 def _load_cache(folder: str) -> dict[str, Any]:
+    data = untrusted.read_private(os.path.join(folder, persisted.CACHE_NAME))
     try:
-        with open(os.path.join(folder, persisted.CACHE_NAME), "rb") as handle:
-            cache = marshal.loads(handle.read())
-    except (OSError, EOFError, ValueError, TypeError):
+        cache = marshal.loads(data) if data else {}
+    except (EOFError, ValueError, TypeError):
         return {}
     if not isinstance(cache, dict) or not loader.compatible(cache):
         return {}
     return cache
 
 
-def build(paths: StorePaths, *, force: bool = False) -> BuildReport:
-    """Bring the index of ``paths`` up to date; ``force`` re-reads every file (`mem reindex`)."""
+class IndexNotWritable(MemError):
+    """The index folder cannot be written (a read-only ``local/``, a full disk)."""
+
+
+def build(paths: StorePaths, *, force: bool = False, folder: str | None = None) -> BuildReport:
+    """Bring the index of ``paths`` up to date; ``force`` re-reads every file (`mem reindex`).
+    ``folder``: where the index goes (default ``local/index``)."""
     started = time.perf_counter()
     report = BuildReport()
-    folder = loader.index_dir(paths)
+    folder = folder or loader.index_dir(paths)
     items_dir = os.fspath(paths.items)
     scan_ns = time.time_ns()
     stamp = loader.dir_mtime(items_dir)
@@ -254,7 +259,9 @@ def build(paths: StorePaths, *, force: bool = False) -> BuildReport:
             marshal.dumps({**_versions(), "files": cache_files, "records": records}),
         )
     except OSError as exc:
-        raise MemError(f"cannot write the search index in {folder}: {exc.strerror or exc}") from exc
+        raise IndexNotWritable(
+            f"cannot write the search index in {folder}: {exc.strerror or exc}"
+        ) from exc
     loader.write_state(folder, generation, stamp, scan_ns)
     report.rewritten = True
     report.seconds = time.perf_counter() - started

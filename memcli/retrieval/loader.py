@@ -26,6 +26,7 @@ import sys
 import time
 from array import array
 
+from memcli import untrusted
 from memcli.paths import StorePaths
 from memcli.retrieval import persisted, tokenize
 
@@ -166,10 +167,10 @@ class LoadedIndex:
 
 
 def _read_state(folder: str) -> dict[str, Any]:
+    data = untrusted.read_private(os.path.join(folder, STATE_NAME))
     try:
-        with open(os.path.join(folder, STATE_NAME), "rb") as handle:
-            state = marshal.loads(handle.read())
-    except (OSError, EOFError, ValueError, TypeError):
+        state = marshal.loads(data) if data else {}
+    except (EOFError, ValueError, TypeError):
         return {}
     return state if isinstance(state, dict) else {}
 
@@ -255,10 +256,33 @@ def open_index(paths: StorePaths, *, check: str = "auto") -> LoadedIndex:
     if file is None:
         from memcli.retrieval import index_builder
 
-        index_builder.build(paths)
+        try:
+            index_builder.build(paths)
+        except index_builder.IndexNotWritable:
+            return _private_index(paths)
         file = open_file(folder)
         if file is None:
             from memcli.errors import MemError
 
             raise MemError(f"could not read the search index in {folder} after rebuilding it")
+    return LoadedIndex(file)
+
+
+def _private_index(paths: StorePaths) -> LoadedIndex:
+    """An index built in a private temporary folder, for a ``local/`` mem cannot write (a
+    read-only checkout): reading commands keep working, at the cost of a build per query."""
+    import shutil
+    import tempfile
+
+    from memcli.errors import MemError
+    from memcli.retrieval import index_builder
+
+    folder = tempfile.mkdtemp(prefix="mem-index-")
+    try:
+        index_builder.build(paths, folder=folder)
+        file = open_file(folder)  # stays readable once its folder is gone
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if file is None:
+        raise MemError(f"could not build a search index for {paths.items}")
     return LoadedIndex(file)

@@ -36,6 +36,8 @@ import os
 import zlib
 from array import array
 
+from memcli import untrusted
+
 # Names for the type checker only: `typing` and `dataclasses` cost milliseconds to import on
 # the query path, which runs as its own process on every search and session start.
 TYPE_CHECKING = False
@@ -70,6 +72,8 @@ class IndexFile:
         self.path = path
         self._handle: BinaryIO | None = open(path, "rb")  # noqa: SIM115 - kept open for reads
         try:
+            if not untrusted.is_private(os.fstat(self._handle.fileno())):
+                raise ValueError("not written by mem (a committed or foreign file): rebuilt")
             start = self._handle.read(12)
             if len(start) != 12 or start[:8] != MAGIC:
                 raise ValueError("not a mem index file")
@@ -174,7 +178,7 @@ def write_atomic(path: str, data: bytes) -> None:
     os.makedirs(folder, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "wb") as handle:
+        with os.fdopen(untrusted.open_private(tmp), "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except BaseException:
