@@ -49,7 +49,11 @@ def init(start: Path | None = None) -> InitResult:
     paths.local.mkdir(exist_ok=True)
     memory = Memory(root)
     memory.settings()  # fails early on a broken config.yaml, refreshes capture's copy
-    memory.scope()  # caches the project identity for the hook path
+    memory.scope()  # caches the root commit for the hook path
+    from memcli import identity
+
+    identity.adopt(memory)
+    memory.settings()  # capture's copy now carries the identity
     from memcli.review.merge_driver import register_merge_driver
 
     if ".gitattributes" in register_merge_driver(root):
@@ -65,6 +69,7 @@ class Memory:
         self.paths = StorePaths(root)
         self.store = ItemStore(self.paths)
         self.warnings: list[Problem] = []
+        self.notes: list[str] = []  # things the user should know, such as an adopted identity
         self._settings: dict[str, Any] | None = None
         self._scope: dict[str, str | None] | None = None
 
@@ -76,6 +81,19 @@ class Memory:
         if self._settings is None:
             self._settings = config.load(self.paths)
         return self._settings
+
+    def forget_settings(self) -> None:
+        """Read config.yaml again at the next use (mem itself changed it)."""
+        self._settings = None
+        self._scope = None
+
+    def adopt_identity(self) -> None:
+        """Before a write: a store without a project identity gets one (see memcli.identity)."""
+        from memcli import identity
+
+        note = identity.adopt(self)
+        if note:
+            self.notes.append(note)
 
     def mask(self, text: str) -> str:
         """Text as it may be written: secrets masked with the built-in and configured rules."""
@@ -161,6 +179,7 @@ class Memory:
         branch: bool = False,
     ) -> Item:
         """Create and write a new item; ``branch`` files it under the current branch only."""
+        self.adopt_identity()
         stamp = timeutil.now()
         item_scope = {"project": self.scope()["project"] or ""}
         if branch and self.scope().get("branch"):
@@ -187,6 +206,7 @@ class Memory:
     def edit(self, item_id: str, **changes: Any) -> Item:
         """Change fields of an item (None leaves a field alone); re-validated, ``updated`` set."""
         item = self.get(item_id)
+        self.adopt_identity()
         data = item.to_dict()
         for name, value in changes.items():
             if value is None:

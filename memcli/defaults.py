@@ -4,7 +4,7 @@ A module of its own with no imports: `mem capture` falls back to it on the hook 
 """
 
 DEFAULTS: dict[str, dict[str, object]] = {
-    "scope": {"project": None, "user_store": False},
+    "scope": {"project": None, "aliases": [], "user_store": False},
     "budgets": {"index_tokens": 400, "recall_tokens": 150},
     "capture": {
         "head_lines": 20,

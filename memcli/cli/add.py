@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from memcli.cli.common import handle_errors, open_memory, print_json
+from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
 from memcli.errors import MemError
 from memcli.model import KINDS
 
@@ -114,6 +114,7 @@ def add(
         confidence="verified" if verified else "assumed",
         branch=branch,
     )
+    show_warnings(memory)
     if as_json:
         print_json(item.to_dict())
     else:

@@ -62,7 +62,10 @@ def open_memory() -> Memory:
 
 
 def show_warnings(memory: Memory) -> None:
-    """Files that were skipped, one line each on stderr."""
+    """Files that were skipped, and notes (an adopted identity), one line each on stderr."""
+    for note in dict.fromkeys(memory.notes):
+        typer.echo(f"mem: note: {note}", err=True)
+    memory.notes.clear()
     seen: set[str] = set()
     for problem in memory.warnings:
         line = f"mem: warning: skipped {problem}"

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from memcli.cli.common import handle_errors, open_memory, print_json
+from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
 
 
 def _session_from_hook() -> str | None:
@@ -74,6 +74,7 @@ def compact(
     results = (
         [compaction.compact_session(memory, session)] if session else compaction.compact_all(memory)
     )
+    show_warnings(memory)
     if as_json:
         print_json(
             [

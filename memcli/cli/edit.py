@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from memcli.cli.add import check_kind
-from memcli.cli.common import handle_errors, open_memory, print_json
+from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
 from memcli.errors import MemError
 
 
@@ -54,6 +54,7 @@ def edit(
             typer.echo(f"no changes to {item_id}")
             return
         item = memory.edit_text(item_id, edited)
+    show_warnings(memory)
     if as_json:
         print_json(item.to_dict())
     else:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from memcli.cli.common import handle_errors, is_terminal, open_memory, print_json
+from memcli.cli.common import handle_errors, is_terminal, open_memory, print_json, show_warnings
 from memcli.errors import MemError
 
 if TYPE_CHECKING:
@@ -47,6 +47,7 @@ def import_(
         )
     else:
         result = compaction.import_transcripts(memory, paths, fmt)
+    show_warnings(memory)
     shown = str(paths[0]) if len(paths) == 1 else f"{len(paths)} paths"
     summary = {
         "added": result.added,

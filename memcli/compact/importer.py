@@ -62,6 +62,7 @@ def import_jsonl(memory: Memory, path: Path) -> ImportResult:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as exc:
         raise MemError(f"{path}: {exc.strerror or exc}") from None
+    memory.adopt_identity()
     default_project = memory.scope().get("project") or ""
     stamp = timeutil.now()
     result = ImportResult()

@@ -145,8 +145,11 @@ def compact_observations(
     are not on disk (imports).
     """
     paths = memory.paths
+    memory.adopt_identity()
     scope_project = memory.scope().get("project") or ""
-    project = next((o.project for o in obs if o.project), "") or scope_project
+    # The committed identity wins over what capture saw (a remote URL differs in each fork).
+    committed = (memory.settings().get("scope") or {}).get("project")
+    project = committed or next((o.project for o in obs if o.project), "") or scope_project
     session_id = next((o.session for o in obs if o.session), name)
     analysis = rules.analyse(obs)
     ctx = rules.Context(

@@ -123,12 +123,18 @@ class QueryContext:
         if settings is None:
             settings = load_settings(paths)
         resolved = scope.resolve(paths.root, paths.scope_cache)
-        override = (settings.get("scope") or {}).get("project")
+        configured = settings.get("scope") or {}
+        override = configured.get("project")
         current = str(override) if override else resolved["project"]
         wanted = None if all_projects else (project if project is not None else current or "")
         same: frozenset[str] = frozenset()
-        if project is None and not override and not all_projects:
-            same = scope.aliases(paths.root, paths.scope_cache)
+        if project is None and not all_projects:
+            # The committed identity, the ones it replaced (scope.aliases) and this clone's own
+            # (remote URL, root commit): items written under any of them are this project's.
+            others = [str(a) for a in configured.get("aliases") or [] if a]
+            if resolved["project"]:
+                others.append(str(resolved["project"]))
+            same = scope.aliases(paths.root, paths.scope_cache).union(others)
         return cls(
             paths=paths,
             project=wanted,
