@@ -28,6 +28,10 @@ from memcli.store import ItemStore, summarize
 class InitResult:
     root: Path
     created: list[Path]
+    identity: str = ""  # scope.project in the committed config
+    driver: str = ""  # the merge driver command registered in this clone's git config
+    to_commit: list[str] = field(default_factory=list)  # paths to commit, repo-relative
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -50,15 +54,19 @@ def init(start: Path | None = None) -> InitResult:
     memory = Memory(root)
     memory.settings()  # fails early on a broken config.yaml, refreshes capture's copy
     memory.scope()  # caches the root commit for the hook path
-    from memcli import identity
-
-    identity.adopt(memory)
-    memory.settings()  # capture's copy now carries the identity
-    from memcli.review.merge_driver import register_merge_driver
+    memory.adopt_identity()
+    from memcli.review.merge_driver import DRIVER_COMMAND, driver_program, register_merge_driver
 
     if ".gitattributes" in register_merge_driver(root):
         created.append(root / ".gitattributes")
-    return InitResult(root, created)
+    return InitResult(
+        root,
+        created,
+        identity=str(memory.settings()["scope"].get("project") or ""),
+        driver=f"{driver_program()} {DRIVER_COMMAND}",
+        to_commit=[".memory", ".gitattributes"],
+        notes=memory.notes,
+    )
 
 
 class Memory:

@@ -37,7 +37,7 @@ FLAT_AGENTS = frozenset({"cursor", "copilot"})
 
 _INDEX_TIMEOUT = 10  # seconds: the index is read from a prebuilt file, this is only a ceiling
 _CAPTURE_TIMEOUT = 10  # seconds: capture appends one line; the ceiling guards a stuck disk
-_CODEX_SESSION_END_TIMEOUT = 3  # Codex clamps SessionEnd hooks to 3 s (1 s when unset)
+_CODEX_COMPACT_TIMEOUT = 5  # seconds: compact --detach forks and returns at once
 _CHECKPOINT_TIMEOUT = 10  # seconds: reads only what was captured since the last turn
 _RECALL_TIMEOUT = 10  # seconds: a search over the prebuilt index
 
@@ -67,12 +67,15 @@ _EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
         "recall": ("UserPromptSubmit",),
         "compact": ("SessionEnd",),
     },
+    # Codex fires no session-end event (codex-rs/config/src/hook_config.rs): at SessionStart,
+    # compact the sessions that went quiet (compacting at each Stop would split a failure and
+    # its fix across batches, and lose the pitfall).
     "codex": {
         "index": ("SessionStart",),
         "capture": ("UserPromptSubmit", "PostToolUse", "Stop"),
         "checkpoint": ("Stop",),
         "recall": ("UserPromptSubmit",),
-        "compact": ("SessionEnd",),
+        "compact": ("SessionStart",),
     },
     "gemini": {
         "index": ("SessionStart",),
@@ -120,7 +123,7 @@ def _handler(agent: str, role: str) -> dict[str, Any]:
     if agent == "codex":
         # Codex skips handlers marked async, so each one is synchronous with a ceiling.
         if role == "compact":
-            seconds = _CODEX_SESSION_END_TIMEOUT
+            seconds = _CODEX_COMPACT_TIMEOUT
         return {"type": "command", "command": command, "timeout": seconds}
     if agent == "gemini":
         # Gemini CLI counts in milliseconds; the name shows in its /hooks panel.

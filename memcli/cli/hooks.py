@@ -33,8 +33,9 @@ ScopeOption = Annotated[
 
 # What an assistant needs beyond its settings file before the hooks run.
 AGENT_NOTES: dict[str, str] = {
-    "codex": "Codex runs hooks only with `codex_hooks = true` under [features] in "
-    "~/.codex/config.toml, and asks you to trust new hooks once (/hooks).",
+    "codex": "Codex asks you to trust new hooks once (/hooks). Codex has no session-end "
+    "event: mem compacts at each Stop (in the background) and stale sessions at the next "
+    "start.",
     "gemini": "Gemini CLI runs a project's hooks only in a trusted folder.",
     "cursor": "Cursor reads hooks.json when it starts: restart it or open a new agent window.",
     "copilot": "Copilot cloud agent reads .github/hooks/ from the default branch: commit and "
@@ -93,6 +94,12 @@ def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") 
     except MemError as exc:
         _fail(exc)
     shown = _shown(result.path, scope, root, home)
+    if scope == "project" and not (root / ".memory").is_dir():
+        typer.echo(
+            f"note: {root} has no .memory/ yet, so these hooks do nothing until you run "
+            "`mem init` (then commit .memory and .gitattributes)",
+            err=True,
+        )
     if not result.changed:
         typer.echo(f"mem hooks already installed in {shown}")
         return

@@ -36,5 +36,11 @@ def init(
     memory_dir = result.root / ".memory"
     if result.created:
         typer.echo(f"initialised {memory_dir} ({len(result.created)} files and folders created)")
+    elif result.notes:
+        typer.echo(f"{memory_dir} is already initialised; it now has a project identity")
     else:
         typer.echo(f"{memory_dir} is already initialised; nothing changed")
+    typer.echo(f"project identity: {result.identity} (scope.project in .memory/config.yaml)")
+    typer.echo(f"merge driver for items, in this clone's git config: {result.driver}")
+    typer.echo("commit these so that every clone and fork shares the memory and the driver:")
+    typer.echo(f"  git add {' '.join(result.to_commit)} && git commit -m 'mem: project memory'")

@@ -35,9 +35,20 @@ DESCRIPTION = "mem: merge memory items field by field"
 SETS = ("tags", "evidence", "anchors")
 
 
-def register_merge_driver(root: Path, command: str = "mem") -> list[str]:
+def driver_program() -> str:
+    """How git starts the driver: this very interpreter with ``-m memcli``, by absolute path,
+    so that it works when `mem` is not on ``PATH`` (a virtual environment, pipx), as
+    pre-commit's hook scripts do. Git runs it through the shell, hence the quoting."""
+    import shlex
+    import sys
+
+    return f"{shlex.quote(sys.executable)} -m memcli"
+
+
+def register_merge_driver(root: Path, command: str | None = None) -> list[str]:
     """Register the driver for this clone: the ``.gitattributes`` line (committed, shared) and
     ``merge.mem.*`` in the local git config (per clone). Idempotent; returns what changed."""
+    command = command or driver_program()
     changed: list[str] = []
     attributes = root / ".gitattributes"
     text = attributes.read_text(encoding="utf-8") if attributes.is_file() else ""

@@ -65,7 +65,7 @@ def test_install_from_a_subfolder_uses_the_repository_root(
     assert result.exit_code == 0, result.output
     assert result.stdout == "installed 6 mem hooks into .codex/hooks.json\n"
     assert (repo / ".codex/hooks.json").exists() and not (sub / ".codex").exists()
-    assert "codex_hooks" in result.stderr  # what else Codex needs is said on stderr
+    assert "/hooks" in result.stderr  # what else Codex needs is said on stderr
 
 
 def test_a_git_file_marks_a_worktree_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,3 +199,14 @@ def test_install_wires_recall_when_the_repository_enables_it(repo: Path) -> None
     )
     doc = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
     assert "mem recall" not in json.dumps(doc)
+
+
+
+def test_install_before_init_says_the_hooks_wait_for_mem_init(bare_repo: Path) -> None:
+    result = runner.invoke(make_app(), ["hooks", "install"])
+    assert result.exit_code == 0, result.output
+    assert "no .memory/ yet" in result.stderr and "`mem init`" in result.stderr
+    assert ".gitattributes" in result.stderr
+    (bare_repo / ".memory").mkdir()
+    again = runner.invoke(make_app(), ["hooks", "install"])
+    assert "mem init" not in again.stderr

@@ -3,13 +3,22 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from review_helpers import MEM, commit, driver_command, git, item_path, mem, save
 
 from memcli.api import Memory
-from memcli.review.merge_driver import ATTRIBUTES_LINE, merge_data, register_merge_driver
+from memcli.review.merge_driver import (
+    ATTRIBUTES_LINE,
+    driver_program,
+    merge_data,
+    register_merge_driver,
+)
 
 
 @pytest.fixture
@@ -75,6 +84,7 @@ def test_two_branches_that_edit_one_items_tags_merge_through_the_driver(driven: 
 
 
 def test_without_the_driver_the_same_edits_conflict(shared: Path) -> None:
+    git(shared, "config", "--remove-section", "merge.mem")  # a clone that never ran `mem init`
     git(shared, "checkout", "-q", "-b", "left")
     save(shared, "aaaa000001", "Tests need Postgres on port 5433", tags=("db", "ci"))
     commit(shared, "left tags")
@@ -177,5 +187,38 @@ def test_registration_is_idempotent(repo: Path) -> None:
     lines = (repo / ".gitattributes").read_text().splitlines()
     assert lines == ["*.png binary", ATTRIBUTES_LINE]
     assert git(repo, "config", "--local", "merge.mem.driver").strip() == (
-        "mem merge-driver %O %A %B"
+        f"{driver_program()} merge-driver %O %A %B"
     )
+
+
+def test_two_branches_tag_one_item_and_merge_cleanly_with_mem_not_on_path(
+    bare_repo: Path,
+) -> None:
+    """`mem init` registers the driver by this interpreter's absolute path: git finds it in a
+    shell whose PATH has no `mem` (a virtual environment nobody activated)."""
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    env["PATH"] = os.pathsep.join(["/usr/bin", "/bin"])
+    assert shutil.which("mem", path=env["PATH"]) is None
+    init = subprocess.run(
+        [sys.executable, "-m", "memcli", "init"],
+        cwd=bare_repo, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert init.returncode == 0, init.stderr
+    assert "git add .memory .gitattributes" in init.stdout
+    save(bare_repo, "aaaa000001", "Tests need Postgres on port 5433", tags=("db",))
+    commit(bare_repo, "memory")
+    git(bare_repo, "checkout", "-q", "-b", "left")
+    save(bare_repo, "aaaa000001", "Tests need Postgres on port 5433", tags=("db", "ci"))
+    commit(bare_repo, "left")
+    git(bare_repo, "checkout", "-q", "main")
+    save(bare_repo, "aaaa000001", "Tests need Postgres on port 5433", tags=("db", "docker"))
+    commit(bare_repo, "main")
+    merged = subprocess.run(
+        ["git", "-c", "user.name=T", "-c", "user.email=t@example.invalid",
+         "merge", "--no-edit", "left"],
+        cwd=bare_repo, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "not found" not in merged.stderr
+    [item] = Memory.open(bare_repo).items()
+    assert sorted(item.tags) == ["ci", "db", "docker"]
