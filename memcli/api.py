@@ -156,7 +156,9 @@ class Memory:
 
     def lint(self) -> list[Problem]:
         """Every problem in the item files, and in config.yaml."""
-        return self.config_problems() + self.store.lint()
+        from memcli import layout
+
+        return self.config_problems() + layout.problems(self.paths) + self.store.lint()
 
     def config_problems(self) -> list[Problem]:
         """What is wrong with config.yaml: a broken or mistyped setting, a named command."""

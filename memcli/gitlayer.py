@@ -36,3 +36,15 @@ def is_tracked(root: Path, path: Path) -> bool:
     except (git.GitCommandError, git.InvalidGitRepositoryError, ValueError):
         return False
     return bool(out.strip())
+
+
+def tracked_under(root: Path, folder: Path) -> list[str]:
+    """The files git tracks under ``folder`` (repo-relative paths); [] when git cannot say."""
+    import git
+
+    try:
+        repo = _repo(root)
+        out = repo.git.ls_files("-z", "--", str(folder.relative_to(root)))
+    except (git.GitCommandError, git.InvalidGitRepositoryError, ValueError):
+        return []
+    return [name for name in out.split("\0") if name]

@@ -5,6 +5,7 @@ Kept free of third-party imports: `mem capture` uses it on every hook call.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memcli import gitfiles
@@ -31,6 +32,12 @@ def require_repo(start: Path | None = None) -> Path:
 def require_store(start: Path | None = None) -> Path:
     """The root of a repository that has a ``.memory/``; a MemError (exit 2) otherwise."""
     root = require_repo(start)
+    from memcli import untrusted
+
+    linked = untrusted.linked_folder(root / MEMORY_DIR)
+    if linked is not None:
+        shown = os.path.relpath(linked, root)
+        raise MemError(f"{shown}: a symlink (mem never follows links under .memory/)")
     if not (root / MEMORY_DIR).is_dir():
         raise MemError(f"no .memory/ in {root} (run `mem init` first)")
     return root

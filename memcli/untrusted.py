@@ -128,3 +128,18 @@ def read_private(path: str | os.PathLike[str]) -> bytes | None:
 def open_private(path: str) -> int:
     """A new file at ``path`` for writing, owner-only (the temporary file of an atomic write)."""
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, PRIVATE_MODE)
+
+
+# Folders mem writes into. A committed symlink at any of them (``git add -f`` gets past the
+# .gitignore) would send buffers, logs and caches wherever it points: mem refuses the store.
+LOCAL_FOLDERS = ("local", "local/buffer", "local/raw", "local/compact", "local/index")
+
+
+def linked_folder(memory: str | os.PathLike[str]) -> str | None:
+    """The first of ``.memory`` and its local folders that is a symlink, else None."""
+    base = os.fspath(memory)
+    for part in ("", *LOCAL_FOLDERS):
+        path = os.path.join(base, part) if part else base
+        if os.path.islink(path):
+            return path
+    return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -86,7 +87,7 @@ def clone(tmp_path: Path) -> Path:
     assert mem(root, "init").returncode == 0
     (root / ".memory" / "items" / "good-item-0001.yaml").write_text(GOOD_ITEM)
     config = root / ".memory" / "config.yaml"
-    config.write_text(config.read_text().replace("  project: null", "  project: demo", 1))
+    config.write_text(re.sub(r"(?m)^  project: \S+$", "  project: demo", config.read_text(), 1))
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "memory")
     return root

@@ -24,6 +24,9 @@ try:
 except ImportError:  # pragma: no cover - Windows: O_APPEND writes of one line still land whole
     fcntl = None  # type: ignore[assignment]
 
+# A file under local/ that is a symlink was committed by someone (`git add -f`): never follow.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
@@ -37,7 +40,7 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
     """Append one line under the session lock; returns True when older text was dropped."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     data = (line.rstrip("\n") + "\n").encode("utf-8")
-    lock_fd = os.open(path + ".lock", os.O_CREAT | os.O_WRONLY, 0o600)
+    lock_fd = os.open(path + ".lock", os.O_CREAT | os.O_WRONLY | _NOFOLLOW, 0o600)
     try:
         if fcntl is not None:
             fcntl.flock(lock_fd, fcntl.LOCK_EX)
@@ -48,7 +51,7 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
             size = 0
         if size + len(data) > max_bytes > 0:
             dropped = _shrink(path, now, max_bytes - len(data))
-        fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_APPEND, 0o600)
+        fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_APPEND | _NOFOLLOW, 0o600)
         try:
             _write_whole_line(fd, data)
         finally:

@@ -58,7 +58,9 @@ def _memory_dir(root: str | None) -> str | None:
     if root is None:
         return None
     memory = os.path.join(root, ".memory")
-    return memory if os.path.isdir(memory) else None
+    if not os.path.isdir(memory) or untrusted.linked_folder(memory):
+        return None  # a committed symlink would send what capture writes anywhere: no store
+    return memory
 
 
 def load_settings(memory: str | None) -> dict[str, object]:
@@ -275,7 +277,8 @@ def log(path: str, reason: str, command: str = "capture") -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         if os.path.exists(path) and os.path.getsize(path) > 1_000_000:
             os.replace(path, path + ".1")
-        with open(path, "a", encoding="utf-8") as handle:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        with os.fdopen(os.open(path, flags, 0o600), "a", encoding="utf-8") as handle:
             handle.write(f"{stamp} {command}: {reason}\n")
     except OSError:
         pass

@@ -106,7 +106,7 @@ def session_lock(paths: StorePaths, session: str) -> Iterator[None]:
 @contextmanager
 def _flock(path: Path, blocking: bool) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         if fcntl is not None:
             flags = fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB)
@@ -215,7 +215,8 @@ def log(paths: StorePaths, message: str) -> None:
     line = " ".join(message.split())[:1000]
     try:
         paths.local.mkdir(parents=True, exist_ok=True)
-        with open(paths.log, "a", encoding="utf-8") as handle:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        with os.fdopen(os.open(paths.log, flags, 0o600), "a", encoding="utf-8") as handle:
             handle.write(f"{stamp} compact: {line}\n")
     except OSError:
         pass

@@ -224,7 +224,7 @@ def _write_raw(path: Path, records: list[dict[str, Any]]) -> None:
     if not lines:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         os.write(fd, ("\n".join(lines) + "\n").encode("utf-8", "replace"))
     finally:

@@ -112,7 +112,8 @@ def append_receipt(
     line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
     path = receipts_path(paths)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags, 0o600)
         try:
             os.write(fd, line)
             size = os.fstat(fd).st_size

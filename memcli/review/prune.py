@@ -99,7 +99,9 @@ def check(memory: Memory, now: str | None = None) -> Report:
     report = Report()
     stamp = now or timeutil.now()
     items, problems = _load(memory)
-    problems = memory.config_problems() + problems
+    from memcli import layout
+
+    problems = memory.config_problems() + layout.problems(memory.paths) + problems
     for problem in problems:
         message = f"{problem.field}: {problem.message}"
         report.findings.append(Finding("lint", ERROR, problem.path, problem.line, message))

@@ -56,8 +56,12 @@ def test_init_creates_the_store_and_never_overwrites(bare_repo: Path) -> None:
     assert (memory / ".gitignore").read_text().strip() == "local/"
     (memory / "config.yaml").write_text("# mine\nbudgets:\n  index_tokens: 200\n")
     code, out, _ = mem("init")
+    assert code == 0 and "it now has a project identity" in out  # adopted, nothing else
+    mine = (memory / "config.yaml").read_text()
+    assert mine.startswith("# mine\nbudgets:\n  index_tokens: 200\n") and "project: proj-" in mine
+    code, out, _ = mem("init")
     assert code == 0 and "nothing changed" in out
-    assert (memory / "config.yaml").read_text().startswith("# mine")
+    assert (memory / "config.yaml").read_text() == mine
 
 
 def test_add_show_list_round_trip_as_json(repo: Path) -> None:
