@@ -273,6 +273,8 @@ def _write(
 def log(path: str, reason: str, command: str = "capture") -> None:
     """Append one line to ``local/mem.log``; a failure to log is itself ignored."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    if untrusted.linked_folder(os.path.dirname(os.path.dirname(path))):
+        return  # a committed symlink would send the line anywhere
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         if os.path.exists(path) and os.path.getsize(path) > 1_000_000:

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memcli import atomic
+from memcli import atomic, untrusted
 from memcli.capture import buffer, fastjson
 from memcli.errors import MemError
 from memcli.paths import StorePaths
@@ -213,6 +213,8 @@ def log(paths: StorePaths, message: str) -> None:
     """One line in ``local/mem.log``; failing to log never fails a compaction."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     line = " ".join(message.split())[:1000]
+    if untrusted.linked_folder(paths.memory):
+        return  # a committed symlink would send the line anywhere
     try:
         paths.local.mkdir(parents=True, exist_ok=True)
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)

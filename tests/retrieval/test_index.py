@@ -180,12 +180,15 @@ def test_a_repository_without_a_store_is_a_clear_error(bare_repo: Path) -> None:
     assert not (bare_repo / ".memory").exists()
 
 
-def test_an_unwritable_index_folder_is_a_clear_error(repo: Path, add_item: AddItem) -> None:
+def test_an_unwritable_index_folder_still_answers_queries(repo: Path, add_item: AddItem) -> None:
+    """A read-only local/ (trust finding 8): the query is served from a private temporary
+    index; `mem reindex`, which exists to write the index, says why it cannot."""
     from memcli.errors import MemError
 
-    add_item("Read-only checkout")
+    item = add_item("Read-only checkout")
     folder = Path(loader.index_dir(StorePaths(repo)))
     folder.parent.mkdir(parents=True, exist_ok=True)
     folder.write_text("not a folder")  # writes below it fail like a read-only disk
+    assert [hit.id for hit in search(repo, "checkout")] == [item.id]
     with pytest.raises(MemError, match="cannot write the search index"):
-        search(repo, "checkout")
+        index_builder.build(StorePaths(repo))
