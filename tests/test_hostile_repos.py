@@ -5,6 +5,13 @@ Every command runs as the installed console script in a subprocess, with a memor
 timeout that only guards against a hang (it is not a speed assertion: the commands finish in a
 fraction of it). Each must work or exit with a one-line error naming the file, never with a
 traceback.
+
+Findings 7 and 8 (links, caches committed under local/, a read-only local/, oversized items)
+are fixtures here too. The others have suites of their own, named in docs/security.md:
+forget by identity (tests/cli/test_forget.py), a torn buffer line
+(tests/capture/test_capture_command.py), the project identity of clones and forks
+(tests/test_project_identity.py), the merge driver without `mem` on PATH
+(tests/review/test_merge.py) and the Codex events (tests/test_hooks.py).
 """
 
 from __future__ import annotations
