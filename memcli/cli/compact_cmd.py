@@ -11,23 +11,43 @@ import typer
 from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
 
 
-def _session_from_hook() -> str | None:
-    """The session id of a SessionEnd hook payload on stdin, if there is one."""
+def _hook_payload() -> tuple[str | None, str]:
+    """The session id and event name of a hook payload on stdin, if there is one."""
     if sys.stdin is None or sys.stdin.isatty():
-        return None
+        return None, ""
     try:
         payload = json.loads(sys.stdin.read(1_000_000) or "null")
     except ValueError:
-        return None
-    if isinstance(payload, dict):
-        for key in ("session_id", "sessionId", "conversation_id"):
-            if isinstance(payload.get(key), str) and payload[key]:
-                return str(payload[key])
-    return None
+        return None, ""
+    if not isinstance(payload, dict):
+        return None, ""
+    event = payload.get("hook_event_name") or payload.get("hookEventName") or ""
+    for key in ("session_id", "sessionId", "conversation_id"):
+        if isinstance(payload.get(key), str) and payload[key]:
+            return str(payload[key]), str(event)
+    return None, str(event)
+
+
+def _ended_before(session: str | None) -> list[str]:
+    """At a session's start, the other sessions that went quiet: over, for an assistant with
+    no session-end event (Codex). The starting session (a resumed one too) is left alone."""
+    from memcli.compact import buffers
+
+    current = buffers.stem(session) if session else None
+    idle = buffers.ENDED_SECONDS
+    try:
+        paths = open_memory().paths
+        return [s for s in buffers.stale_sessions(paths, idle, idle) if s != current]
+    except Exception:  # noqa: BLE001 - a hook never fails: no store, a read-only one
+        return []
 
 
 def _detach(session: str | None) -> None:
     """Start the background compaction; a hook command, so never an error exit."""
+    _detach_sessions([session] if session else None)
+
+
+def _detach_sessions(sessions: list[str] | None) -> None:
     from memcli import compact as compaction
     from memcli.errors import MemError
 
@@ -36,7 +56,7 @@ def _detach(session: str | None) -> None:
     except MemError:
         return  # no repository or no .memory/ here: nothing to compact
     try:
-        compaction.spawn_detached(memory, [session] if session else None)
+        compaction.spawn_detached(memory, sessions)
     except Exception as exc:  # noqa: BLE001 - a hook must never break the session
         from memcli.capture import pipeline
 
@@ -65,9 +85,15 @@ def compact(
     """
     from memcli import compact as compaction
 
+    event = ""
     if session is None and not all_sessions:
-        session = _session_from_hook()
+        session, event = _hook_payload()
     if detach:
+        if event == "SessionStart":  # Codex's compaction hook (it has no session end)
+            ended = _ended_before(session)
+            if ended:
+                _detach_sessions(ended)
+            return
         _detach(session)
         return
     memory = open_memory()

@@ -34,8 +34,7 @@ ScopeOption = Annotated[
 # What an assistant needs beyond its settings file before the hooks run.
 AGENT_NOTES: dict[str, str] = {
     "codex": "Codex asks you to trust new hooks once (/hooks). Codex has no session-end "
-    "event: mem compacts at each Stop (in the background) and stale sessions at the next "
-    "start.",
+    "event: a session is compacted when the next one starts.",
     "gemini": "Gemini CLI runs a project's hooks only in a trusted folder.",
     "cursor": "Cursor reads hooks.json when it starts: restart it or open a new agent window.",
     "copilot": "Copilot cloud agent reads .github/hooks/ from the default branch: commit and "

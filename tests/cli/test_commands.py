@@ -287,3 +287,31 @@ def test_an_editor_that_changes_nothing_leaves_the_item_alone(
     monkeypatch.setenv("EDITOR", "true")
     code, out, _ = mem("edit", str(item["id"]))
     assert code == 0 and "no changes" in out and path.read_text() == before
+
+
+def test_codex_session_start_compacts_the_sessions_that_went_quiet(repo: Path) -> None:
+    """Codex has no session-end event: its SessionStart hook compacts the other sessions
+    whose buffers went quiet, never the starting one (a resumed session goes on)."""
+    import time
+
+    for session in ("earlier", "resumed"):
+        event = {
+            "hook_event_name": "PostToolUse",
+            "session_id": session,
+            "tool_name": "Bash",
+            "tool_input": {"command": "pytest"},
+            "tool_response": {"stdout": "", "stderr": "E   boom", "exit_code": 1},
+        }
+        assert mem("capture", "--agent", "codex", stdin=json.dumps(event))[0] == 0
+    buffers = repo / ".memory" / "local" / "buffer"
+    for buffer in buffers.glob("*.jsonl"):
+        past = buffer.stat().st_mtime - 10 * 60
+        os.utime(buffer, (past, past))
+    start = json.dumps({"hook_event_name": "SessionStart", "session_id": "resumed"})
+    code, out, _ = mem("compact", "--detach", "--agent", "codex", stdin=start)
+    assert code == 0 and out == ""
+    deadline = time.monotonic() + 60
+    while (buffers / "earlier.jsonl").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not (buffers / "earlier.jsonl").exists()
+    assert (buffers / "resumed.jsonl").exists()
