@@ -12,6 +12,7 @@ way the user-level store tells projects apart.
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -67,24 +68,54 @@ def _used(alias: str, items: list[Any]) -> bool:
 
 
 def write(memory: Memory, identity: str, aliases: list[str]) -> None:
-    """Set ``scope.project`` (and ``scope.aliases``) in config.yaml, keeping its comments."""
-    from memcli import yamlio
+    """Set ``scope.project`` (and ``scope.aliases``) in config.yaml. Only those lines change:
+    the file is the team's, with their comments and spelling (a YAML dump would rewrite
+    ``null`` as an empty value, say)."""
+    from memcli import untrusted, yamlio
     from memcli.errors import MemError
 
     paths = memory.paths
     doc, problem = yamlio.read(paths.config)
     if problem is not None or doc is None:
         raise MemError(str(problem))
-    tree = doc.tree
-    if tree is None:
-        tree = yamlio.to_node({})
-    block = tree.get("scope")
-    if block is None:
-        tree["scope"] = yamlio.to_node({"project": identity})
-        block = tree["scope"]
+    lines = untrusted.read_text(paths.config).splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    data = doc.plain() if isinstance(doc.plain(), dict) else {}
+    block = data.get("scope")
+    listed = "[" + ", ".join(json.dumps(a) for a in aliases) + "]"
+    if not isinstance(block, dict):
+        if "scope" in data:  # `scope:` with nothing under it
+            del lines[doc.line_of("scope") - 1]
+        lines.append(f"scope:\n  project: {identity}\n")
+        if aliases:
+            lines.append(f"  aliases: {listed}\n")
     else:
-        block["project"] = identity
-    if aliases:
-        block["aliases"] = yamlio.to_node(aliases)
-    atomic.write_text(paths.config, yamlio.dump(tree))
+        start = doc.line_of("scope")
+        indent = "  "
+        if "project" in block:
+            at = doc.line_of_path(("scope", "project")) - 1
+            indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+            lines[at] = f"{indent}project: {identity}\n"
+        else:
+            at = start - 1
+            lines.insert(at + 1, f"{indent}project: {identity}\n")
+            at += 1
+        if aliases:
+            if "aliases" in block and _one_line(block.get("aliases")):
+                where = doc.line_of_path(("scope", "aliases")) - 1
+                lines[where] = f"{indent}aliases: {listed}\n"
+            elif "aliases" not in block:
+                lines.insert(at + 1, f"{indent}aliases: {listed}\n")
+    text = "".join(lines)
+    check, problem = yamlio.parse(text, str(paths.config))
+    written = (check.plain() or {}).get("scope") if check is not None and not problem else None
+    if not isinstance(written, dict) or written.get("project") != identity:
+        raise MemError(f"{memory.store.display(paths.config)}: cannot set scope.project here")
+    atomic.write_text(paths.config, text)
     memory.forget_settings()
+
+
+def _one_line(value: Any) -> bool:
+    """An aliases value written on its key's line (``[]``, ``[a, b]`` or null)."""
+    return value is None or (isinstance(value, list) and not value)

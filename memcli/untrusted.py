@@ -132,7 +132,14 @@ def open_private(path: str) -> int:
 
 # Folders mem writes into. A committed symlink at any of them (``git add -f`` gets past the
 # .gitignore) would send buffers, logs and caches wherever it points: mem refuses the store.
-LOCAL_FOLDERS = ("local", "local/buffer", "local/raw", "local/compact", "local/index")
+LOCAL_FOLDERS = (
+    "local",
+    "local/buffer",
+    "local/raw",
+    "local/compact",
+    "local/index",
+    "local/checkpoint",
+)
 
 
 def linked_folder(memory: str | os.PathLike[str]) -> str | None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from memcli.template import template_dir
 from tests.conftest import git
 
 MEM = [sys.executable, "-m", "memcli"]
@@ -53,7 +54,12 @@ def test_init_writes_a_generated_identity_into_the_committed_config(tmp_path: Pa
     root = upstream(tmp_path)
     config = (root / ".memory" / "config.yaml").read_text()
     assert "  project: proj-" in config
-    assert "# The project identity memory is filed under" in config  # comments kept
+    template = (template_dir() / "config.yaml").read_text().splitlines()
+    changed = [line for line, was in zip(config.splitlines(), template, strict=True) if line != was]
+    assert changed == [  # every other line as the template has it, comments and nulls
+        next(line for line in changed if line.startswith("  project: proj-")),
+        '  aliases: ["github.com/team/app"]',
+    ]
     item = add(root, "Postgres listens on 5433 in tests", "conftest pins 5433.")
     text = (root / ".memory" / "items" / f"{item}.yaml").read_text()
     assert "project: proj-" in text and "github.com" not in text
@@ -97,7 +103,7 @@ def test_an_old_store_adopts_an_identity_on_its_next_write_and_keeps_its_items(
     assert "note: this store now has a project identity" in result.stderr
     assert "commit .memory/config.yaml" in result.stderr
     adopted = config.read_text()
-    assert "  project: proj-" in adopted and "- github.com/team/app" in adopted
+    assert "  project: proj-" in adopted and '  aliases: ["github.com/team/app"]' in adopted
     commit(root, "memory")
     fork = tmp_path / "fork"
     git(tmp_path, "clone", "-q", str(root), str(fork))

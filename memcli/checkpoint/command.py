@@ -51,9 +51,12 @@ def run(argv: list[str]) -> int:
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
         root = find_repo_root(str(cwd)) if cwd else None
         root = root or find_repo_root(os.getcwd())
-        if root is None or not os.path.isdir(os.path.join(root, ".memory")):
-            return 0
-        local = os.path.join(root, ".memory", "local")
+        from memcli import untrusted
+
+        memory = os.path.join(root, ".memory") if root else ""
+        if not memory or not os.path.isdir(memory) or untrusted.linked_folder(memory):
+            return 0  # no store, or a committed symlink that would send its writes anywhere
+        local = os.path.join(memory, "local")
         # Its own file: the patterns of capture, which runs on every tool call, stay few.
         fastre.use_cache(os.path.join(local, "checkpoint.regex.cache"))
         reason = checkpoint.checkpoint(payload, agent, local)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from memcli import untrusted
 from memcli.capture import buffer, fastjson
 
 FOLDER = "checkpoint"
@@ -20,10 +21,10 @@ def path_of(local: str, session: str) -> str:
 
 
 def load(path: str) -> dict[str, object]:
+    data = untrusted.read_private(path)  # a state mem wrote, never a committed one
     try:
-        with open(path, encoding="utf-8") as handle:
-            value = fastjson.loads(handle.read())
-    except (OSError, ValueError):
+        value = fastjson.loads(data.decode("utf-8")) if data else None
+    except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
 
@@ -34,7 +35,7 @@ def save(path: str, state: dict[str, object]) -> None:
     state = {k: v for k, v in state.items() if not k.startswith("_")}
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
+    with os.fdopen(untrusted.open_private(tmp), "w", encoding="utf-8") as handle:
         handle.write(fastjson.dumps(state))
     os.replace(tmp, path)
 

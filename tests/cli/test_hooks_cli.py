@@ -201,7 +201,6 @@ def test_install_wires_recall_when_the_repository_enables_it(repo: Path) -> None
     assert "mem recall" not in json.dumps(doc)
 
 
-
 def test_install_before_init_says_the_hooks_wait_for_mem_init(bare_repo: Path) -> None:
     result = runner.invoke(make_app(), ["hooks", "install"])
     assert result.exit_code == 0, result.output
