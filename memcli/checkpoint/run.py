@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from memcli import untrusted
 from memcli.capture import buffer, fastjson
 from memcli.checkpoint import candidates, state
 from memcli.defaults import DEFAULTS
@@ -29,10 +30,10 @@ MAX_MESSAGE = 20_000  # characters of the Stop event's message read for decision
 def settings(local: str) -> dict[str, object]:
     merged: dict[str, object] = dict(DEFAULTS["checkpoint"])
     redaction: dict[str, object] = dict(DEFAULTS["redaction"])
+    data = untrusted.read_private(os.path.join(local, "config.json"))  # mem's copy only
     try:
-        with open(os.path.join(local, "config.json"), encoding="utf-8") as handle:
-            cached = fastjson.loads(handle.read())
-    except (OSError, ValueError):
+        cached = fastjson.loads(data.decode("utf-8")) if data else {}
+    except ValueError:
         cached = {}
     if isinstance(cached, dict):
         for section, target in (("checkpoint", merged), ("redaction", redaction)):
