@@ -8,9 +8,10 @@ are listed as expired. Other files (sessions, config) are listed by status. New 
 decisions that resemble another decision but disagree with it are flagged
 (:mod:`memcli.review.contradiction`).
 
-Only what git reports as changed is read, so a pull request that touches three items of a
-15,000-item store reads three pairs of files (plus the store's decisions when a decision
-changed).
+Only what git reports as changed is read and parsed, in batches (:mod:`memcli.review.sides`),
+so a pull request that touches three items of a 15,000-item store parses three pairs of
+files, plus the few decisions that share a rare word with a new decision and the few items
+whose expiry date passed in between.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memcli import timeutil, untrusted
+from memcli import timeutil
 from memcli.errors import MemError
 from memcli.model import Item
 from memcli.review import contradiction, fields
 from memcli.review.contradiction import Contradiction
 from memcli.review.fields import FieldChange
 from memcli.review.gitrepo import MEMORY, UNSHALLOW_HINT, GitRepo
+from memcli.review.sides import SideReader, decision_candidates, expires_value
 
 ITEMS = f"{MEMORY}/items/"
 WORKING_TREE = "working tree"
@@ -187,29 +189,30 @@ def memory_diff(root: Path, spec: str | None = None) -> MemoryDiff:
         return _compare(repo, base, head)
 
 
-def _read(repo: GitRepo, side: Side, path: str) -> str | None:
-    if side.sha is not None:
-        return repo.blob(side.sha, path)
-    try:
-        return untrusted.read_text(repo.root / path)
-    except untrusted.Unreadable:
-        return None
+def _is_item(path: str) -> bool:
+    return path.startswith(ITEMS) and path.endswith(".yaml") and "/" not in path[len(ITEMS) :]
 
 
 def _compare(repo: GitRepo, base: Side, head: Side) -> MemoryDiff:
     result = MemoryDiff(base, head)
     status_names = {"A": "added", "M": "changed", "D": "removed", "T": "changed"}
+    old_side = SideReader(repo, base.sha, base.label)
+    new_side = SideReader(repo, head.sha, head.label)
+    changed = [
+        (status, path)
+        for status, path in repo.changed(str(base.sha), head.sha)
+        if not path.startswith(f"{MEMORY}/local/")
+    ]
+    items = [(status, path) for status, path in changed if _is_item(path)]
+    old_side.prefetch([path for status, path in items if status != "A"])
+    new_side.prefetch([path for status, path in items if status != "D"])
     new_decisions: set[str] = set()
-    for status, path in repo.changed(str(base.sha), head.sha):
-        if path.startswith(f"{MEMORY}/local/"):
-            continue
-        if not (
-            path.startswith(ITEMS) and path.endswith(".yaml") and "/" not in path[len(ITEMS) :]
-        ):
+    for status, path in changed:
+        if not _is_item(path):
             result.files.append(FileEntry(path, status_names.get(status, "changed")))
             continue
-        old = _load(repo, base, path, result)
-        new = _load(repo, head, path, result)
+        old = _load(old_side, path, result) if status != "A" else None
+        new = _load(new_side, path, result) if status != "D" else None
         item_id = Path(path).stem
         if old is None and new is None:
             continue
@@ -227,20 +230,21 @@ def _compare(repo: GitRepo, base: Side, head: Side) -> MemoryDiff:
             result.changed.append(entry)
         if new is not None and new.get("kind") == "decision":
             new_decisions.add(item_id)
-    _supersessions(repo, result)
-    _expiries(repo, result)
+    _supersessions(new_side, result)
+    _expiries(old_side, new_side, result)
     if new_decisions:
-        result.contradictions = contradiction.among(_decisions(repo, head), new_decisions)
+        result.contradictions = contradiction.among(
+            _decisions(new_side, new_decisions), new_decisions
+        )
     return result
 
 
-def _load(repo: GitRepo, side: Side, path: str, result: MemoryDiff) -> dict[str, Any] | None:
-    text = _read(repo, side, path)
-    if text is None:
-        return None
-    data, problem = fields.parse(text, path)
-    if data is None:
-        result.warnings.append(f"{side.label}: {problem}")
+def _load(side: SideReader, path: str, result: MemoryDiff) -> dict[str, Any] | None:
+    data, problem = side.data(path)
+    if data is None and problem is not None:
+        warning = f"{side.label}: {problem}"
+        if warning not in result.warnings:
+            result.warnings.append(warning)
     return data
 
 
@@ -250,9 +254,11 @@ def _entry(item_id: str, path: str, data: dict[str, Any]) -> ItemEntry:
     )
 
 
-def _supersessions(repo: GitRepo, result: MemoryDiff) -> None:
+def _supersessions(head: SideReader, result: MemoryDiff) -> None:
     removed = {e.id: e for e in result.removed}
     changed = {e.id for e in result.changed}
+    targets = [e.data.get("supersedes") for e in result.added + result.changed]
+    head.prefetch([f"{ITEMS}{t}.yaml" for t in targets if isinstance(t, str) and t])
     for entry in result.added + result.changed:
         target = entry.data.get("supersedes")
         if not isinstance(target, str) or not target:
@@ -264,7 +270,7 @@ def _supersessions(repo: GitRepo, result: MemoryDiff) -> None:
             title = removed[target].title
             removed[target].note = f"superseded by {entry.id}"
         else:
-            data = _load(repo, result.head, f"{ITEMS}{target}.yaml", result) or {}
+            data = _load(head, f"{ITEMS}{target}.yaml", result) or {}
             title = str(data.get("title") or "(not in this store)")
         result.superseded.append(
             Superseded(target, title, entry.id, entry.title, target in removed)
@@ -282,30 +288,49 @@ def _passed(stamp: str, reference: str) -> bool:
         return False
 
 
-def _expiries(repo: GitRepo, result: MemoryDiff) -> None:
-    """Items at head whose expiry passed between the two sides, or that arrive expired."""
+def _expiries(base: SideReader, head: SideReader, result: MemoryDiff) -> None:
+    """Items at head whose expiry passed between the two sides, or that arrive expired.
+
+    ``git grep`` gives every ``expires:`` line of both sides; only the items whose date (as
+    written) passed at head and either arrive now or had another date or none at base are
+    parsed, so an old expired item that nobody pruned costs no YAML parse."""
     added = {e.id for e in result.added}
     touched = {e.id: e.data for e in result.added + result.changed}
-    for path in repo.grep_files(result.head.sha, "^expires:", ITEMS):
+    at_base = {path: expires_value(line) for path, line in base.grep(["^expires:"], ITEMS)}
+    candidates: list[str] = []
+    for path, line in head.grep(["^expires:"], ITEMS):
+        written = expires_value(line)
+        if written is not None and not _passed(written, result.head.time):
+            continue  # not due at head (the parse below checks the dates that are)
+        same = written is not None and at_base.get(path) == written
+        if same and Path(path).stem not in added and _passed(str(written), result.base.time):
+            continue  # the same date, due already at base: not news
+        candidates.append(path)
+    head.prefetch([p for p in candidates if Path(p).stem not in touched])
+    base.prefetch([p for p in candidates if Path(p).stem not in added])
+    for path in sorted(candidates):
         item_id = Path(path).stem
-        data = touched.get(item_id) or _load(repo, result.head, path, result) or {}
+        data = touched.get(item_id) or _load(head, path, result) or {}
         expires = data.get("expires")
         if not isinstance(expires, str) or not _passed(expires, result.head.time):
             continue
         if item_id not in added:
-            before = _load(repo, result.base, path, result) or {}
+            before = _load(base, path, result) or {}
             was = before.get("expires")
             if isinstance(was, str) and _passed(was, result.base.time):
                 continue  # expired already at base: not news
         result.expired.append(Expired(item_id, str(data.get("title") or ""), expires))
 
 
-def _decisions(repo: GitRepo, side: Side) -> list[Item]:
-    items: list[Item] = []
-    for path in repo.grep_files(side.sha, "^kind: *decision", ITEMS):
-        text = _read(repo, side, path)
-        data = fields.parse(text, path)[0] if text is not None else None
-        item = fields.to_item(data, path) if data is not None else None
-        if item is not None and item.kind == "decision":
+def _decisions(head: SideReader, new_ids: set[str]) -> list[Item]:
+    """The new decisions and the decisions at head that could contradict one of them."""
+    paths = [p for p, _line in head.grep(["^kind: *decision"], ITEMS)]
+    new = [item for i in sorted(new_ids) if (item := head.item(f"{ITEMS}{i}.yaml")) is not None]
+    candidates = decision_candidates(head, new, ITEMS, paths)
+    head.prefetch(candidates)
+    items = list(new)
+    for path in candidates:
+        item = head.item(path)
+        if item is not None and item.kind == "decision" and item.id not in new_ids:
             items.append(item)
     return items

@@ -37,11 +37,6 @@ class GitRepo:
         import git
 
         self.root = root
-        self._errors: tuple[type[BaseException], ...] = (
-            git.GitCommandError,
-            git.BadName,
-            ValueError,
-        )
         try:
             self._repo: Any = git.Repo(root)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
@@ -151,20 +146,64 @@ class GitRepo:
         prefix = f"{rev}:" if rev else ""
         return sorted(p.removeprefix(prefix) for p in (out or "").split("\0") if p)
 
+    def grep_lines(
+        self, rev: str | None, patterns: list[str], under: str, *, words: bool = False
+    ) -> list[tuple[str, str]]:
+        """(path, matched text) of every line under ``under`` matching one of ``patterns``, at
+        a revision or (``rev`` None) in the working tree. ``words``: the patterns are fixed
+        strings matched case-insensitively and only the matched part is returned (one pair per
+        occurrence); otherwise they are extended regexes and the whole line is returned."""
+        if not patterns:
+            return []
+        how = ["-o", "-i", "-F"] if words else ["-E"]
+        where = [rev] if rev else ["--untracked"]
+        args = [arg for pattern in patterns for arg in ("-e", pattern)]
+        out = self.try_run("grep", "-z", "-I", *how, *args, *where, "--", under) or ""
+        prefix = f"{rev}:" if rev else ""
+        found: list[tuple[str, str]] = []
+        for line in out.split("\n"):
+            path, nul, text = line.partition("\0")
+            if nul:
+                found.append((path.removeprefix(prefix), text))
+        return found
+
     def blob(self, rev: str, path: str) -> str | None:
         """A file's text at a revision; None when it is not there (or not text)."""
-        try:
-            data = self._repo.commit(rev).tree[path].data_stream.read()
-        except KeyError:
-            return None
-        except self._errors:
-            return None
-        if not isinstance(data, bytes):
-            return None
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+        return self.blobs([(rev, path)])[0]
+
+    def blobs(self, wanted: list[tuple[str, str]]) -> list[str | None]:
+        """The text of each (revision, path), in order, from two git processes whatever their
+        number (``cat-file --batch-check`` for the sizes, ``--batch`` for the contents); None
+        where the file is not there, not text, or over the untrusted-file size cap."""
+        from memcli.untrusted import MAX_FILE_BYTES
+
+        names = [f"{rev}:{path}" for rev, path in wanted]
+        usable = [n for n in names if "\n" not in n and "\r" not in n]
+        if not usable:
+            return [None] * len(names)
+        small: list[str] = []
+        sizes = self._batch("--batch-check", usable).split(b"\n")
+        for name, line in zip(usable, sizes[: len(usable)], strict=False):
+            fields = line.split()
+            if len(fields) == 3 and fields[1] == b"blob" and int(fields[2]) <= MAX_FILE_BYTES:
+                small.append(name)
+        contents = _batch_contents(self._batch("--batch", small), len(small))
+        texts = dict(zip(small, contents, strict=True))
+        return [texts.get(name) for name in names]
+
+    def _batch(self, mode: str, names: list[str]) -> bytes:
+        import subprocess
+
+        if not names:
+            return b""
+        stdin = "".join(f"{name}\n" for name in names).encode("utf-8", "surrogateescape")
+        done = subprocess.run(
+            ["git", "cat-file", mode], cwd=self.root, input=stdin, capture_output=True, check=False
+        )
+        if done.returncode != 0:
+            line = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise MemError(f"git cat-file: {line[0] if line else 'failed'}")
+        return done.stdout
 
     # history
 
@@ -241,6 +280,30 @@ class GitRepo:
 
     def config_set(self, key: str, value: str) -> None:
         self.run("config", "--local", key, value)
+
+
+def _batch_contents(out: bytes, count: int) -> list[str | None]:
+    """The texts of ``git cat-file --batch`` output for ``count`` names (each a header line
+    ``SHA TYPE SIZE`` and the content, or ``NAME missing``)."""
+    texts: list[str | None] = []
+    at = 0
+    for _ in range(count):
+        end = out.find(b"\n", at)
+        if end < 0:
+            texts.append(None)
+            continue
+        fields = out[at:end].split()
+        at = end + 1
+        if len(fields) != 3 or not fields[2].isdigit():
+            texts.append(None)  # missing, ambiguous: a header line only
+            continue
+        size = int(fields[2])
+        data, at = out[at : at + size], at + size + 1
+        try:
+            texts.append(data.decode("utf-8") if fields[1] == b"blob" else None)
+        except UnicodeDecodeError:
+            texts.append(None)
+    return texts
 
 
 def merge_file(

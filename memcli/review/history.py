@@ -70,7 +70,9 @@ def item_history(root: Path, id_or_prefix: str) -> list[Version]:
         commits = repo.log_file(path) if repo.has_commits() else []
         if not commits and path == candidates[-1]:
             commits = repo.log_file(candidates[0]) if repo.has_commits() else []
-        texts = [None if c.status == "D" else repo.blob(c.sha, c.path) for c in commits]
+        kept = [(c.sha, c.path) for c in commits if c.status != "D"]
+        read = iter(repo.blobs(kept))
+        texts = [None if c.status == "D" else next(read) for c in commits]
         versions: list[Version] = []
         working = _working(root, path)
         head_text = texts[0] if texts else None

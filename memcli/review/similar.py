@@ -43,7 +43,7 @@ def linked(a: Item, b: Item) -> bool:
     return a.supersedes == b.id or b.supersedes == a.id
 
 
-def _shapes(item: Item) -> tuple[set[str], set[str]]:
+def shapes(item: Item) -> tuple[set[str], set[str]]:
     first = item.body.strip().split("\n", 1)[0] if item.body else ""
     return text.words(item.title), text.words(f"{item.title}\n{first}")
 
@@ -59,14 +59,14 @@ def pairs(items: Iterable[Item], threshold: float) -> Iterator[tuple[Item, Item,
 
 
 def _group_pairs(items: list[Item], threshold: float) -> Iterator[tuple[Item, Item, float]]:
-    shapes = [_shapes(item) for item in items]
+    shaped = [shapes(item) for item in items]
     frequency: Counter[str] = Counter()
-    for title, shape in shapes:
+    for title, shape in shaped:
         frequency.update(title | shape)
     candidates: set[tuple[int, int]] = set()
     for which in (0, 1):
         postings: dict[str, list[int]] = defaultdict(list)
-        for number, sets in enumerate(shapes):
+        for number, sets in enumerate(shaped):
             words = sorted(sets[which], key=lambda w: (frequency[w], w))
             keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
             for word in words[: max(keep, 0)]:
@@ -76,7 +76,7 @@ def _group_pairs(items: list[Item], threshold: float) -> Iterator[tuple[Item, It
     for i, j in sorted(candidates):
         # merge.similarity over the word sets computed once above, not once per pair
         score = max(
-            text.jaccard(shapes[i][0], shapes[j][0]), text.jaccard(shapes[i][1], shapes[j][1])
+            text.jaccard(shaped[i][0], shaped[j][0]), text.jaccard(shaped[i][1], shaped[j][1])
         )
         if score >= threshold:
             yield items[i], items[j], score
