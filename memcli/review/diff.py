@@ -323,14 +323,15 @@ def _expiries(base: SideReader, head: SideReader, result: MemoryDiff) -> None:
 
 
 def _decisions(head: SideReader, new_ids: set[str]) -> list[Item]:
-    """The new decisions and the decisions at head that could contradict one of them."""
-    paths = [p for p, _line in head.grep(["^kind: *decision"], ITEMS)]
-    new = [item for i in sorted(new_ids) if (item := head.item(f"{ITEMS}{i}.yaml")) is not None]
-    candidates = decision_candidates(head, new, ITEMS, paths)
+    """The new decisions and the decisions at head that could contradict one of them, in the
+    order of their paths."""
+    new_paths = [f"{ITEMS}{i}.yaml" for i in new_ids]
+    new = [item for path in new_paths if (item := head.item(path)) is not None]
+    candidates = [p for p in decision_candidates(head, new, ITEMS) if Path(p).stem not in new_ids]
     head.prefetch(candidates)
-    items = list(new)
-    for path in candidates:
+    items: list[Item] = []
+    for path in sorted(new_paths + candidates):
         item = head.item(path)
-        if item is not None and item.kind == "decision" and item.id not in new_ids:
+        if item is not None and item.kind == "decision":
             items.append(item)
     return items

@@ -14,6 +14,7 @@ from typing import Any
 from memcli.errors import MemError
 
 MEMORY = ".memory"
+LIST_FOLDER_FROM = 16  # files of one folder and revision read through one listing of it
 UNSHALLOW_HINT = (
     "this is a shallow clone, so the history mem diff needs is missing: run "
     "`git fetch --unshallow` (in GitHub Actions: actions/checkout with fetch-depth: 0)"
@@ -147,18 +148,17 @@ class GitRepo:
         return sorted(p.removeprefix(prefix) for p in (out or "").split("\0") if p)
 
     def grep_lines(
-        self, rev: str | None, patterns: list[str], under: str, *, words: bool = False
+        self, rev: str | None, patterns: list[str], under: str, *, after: int = 0
     ) -> list[tuple[str, str]]:
-        """(path, matched text) of every line under ``under`` matching one of ``patterns``, at
-        a revision or (``rev`` None) in the working tree. ``words``: the patterns are fixed
-        strings matched case-insensitively and only the matched part is returned (one pair per
-        occurrence); otherwise they are extended regexes and the whole line is returned."""
+        """(path, line) of every line under ``under`` that matches one of ``patterns``
+        (extended regexes), with the ``after`` lines that follow each, at a revision or
+        (``rev`` None) in the working tree, untracked files included."""
         if not patterns:
             return []
-        how = ["-o", "-i", "-F"] if words else ["-E"]
         where = [rev] if rev else ["--untracked"]
         args = [arg for pattern in patterns for arg in ("-e", pattern)]
-        out = self.try_run("grep", "-z", "-I", *how, *args, *where, "--", under) or ""
+        context = [f"-A{after}"] if after else []
+        out = self.try_run("grep", "-z", "-I", "-E", *context, *args, *where, "--", under) or ""
         prefix = f"{rev}:" if rev else ""
         found: list[tuple[str, str]] = []
         for line in out.split("\n"):
@@ -172,24 +172,52 @@ class GitRepo:
         return self.blobs([(rev, path)])[0]
 
     def blobs(self, wanted: list[tuple[str, str]]) -> list[str | None]:
-        """The text of each (revision, path), in order, from two git processes whatever their
-        number (``cat-file --batch-check`` for the sizes, ``--batch`` for the contents); None
-        where the file is not there, not text, or over the untrusted-file size cap."""
+        """The text of each (revision, path), in order; None where the file is not there, not
+        text, or over the untrusted-file size cap.
+
+        A revision's path costs git a walk of its folder's tree, so many files of one folder
+        (15,000 items) are looked up in one ``ls-tree`` listing of that folder instead; the
+        contents then come from one ``cat-file --batch`` by object id."""
         from memcli.untrusted import MAX_FILE_BYTES
 
-        names = [f"{rev}:{path}" for rev, path in wanted]
-        usable = [n for n in names if "\n" not in n and "\r" not in n]
-        if not usable:
-            return [None] * len(names)
-        small: list[str] = []
-        sizes = self._batch("--batch-check", usable).split(b"\n")
-        for name, line in zip(usable, sizes[: len(usable)], strict=False):
-            fields = line.split()
-            if len(fields) == 3 and fields[1] == b"blob" and int(fields[2]) <= MAX_FILE_BYTES:
-                small.append(name)
-        contents = _batch_contents(self._batch("--batch", small), len(small))
-        texts = dict(zip(small, contents, strict=True))
-        return [texts.get(name) for name in names]
+        objects: dict[tuple[str, str], str] = {}  # (rev, path) -> blob id, for small blobs
+        groups: dict[tuple[str, str], list[str]] = {}
+        for rev, path in dict.fromkeys(wanted):
+            if "\n" not in path and "\r" not in path and "\n" not in rev:
+                groups.setdefault((rev, path.rpartition("/")[0]), []).append(path)
+        single: list[tuple[str, str]] = []
+        for (rev, folder), paths in groups.items():
+            if len(paths) < LIST_FOLDER_FROM:
+                single += [(rev, path) for path in paths]
+                continue
+            listing = self.list_folder(rev, folder)
+            for path in paths:
+                found = listing.get(path)
+                if found and found[0] == "blob" and found[2] <= MAX_FILE_BYTES:
+                    objects[(rev, path)] = found[1]
+        if single:
+            checked = self._batch("--batch-check", [f"{r}:{p}" for r, p in single])
+            for pair, line in zip(single, checked.split(b"\n")[: len(single)], strict=False):
+                fields = line.split()
+                if len(fields) == 3 and fields[1] == b"blob" and int(fields[2]) <= MAX_FILE_BYTES:
+                    objects[pair] = fields[0].decode()
+        ids = list(dict.fromkeys(objects.values()))
+        contents = dict(
+            zip(ids, _batch_contents(self._batch("--batch", ids), len(ids)), strict=True)
+        )
+        return [contents.get(objects.get(pair, "")) for pair in wanted]
+
+    def list_folder(self, rev: str, folder: str) -> dict[str, tuple[str, str, int]]:
+        """path -> (type, object id, size) of the entries of one folder at a revision."""
+        out = self.try_run("ls-tree", "-z", "-l", "--full-name", rev, "--", f"{folder}/") or ""
+        listing: dict[str, tuple[str, str, int]] = {}
+        for entry in out.split("\0"):
+            meta, tab, path = entry.partition("\t")
+            fields = meta.split()
+            if tab and len(fields) == 4:
+                size = int(fields[3]) if fields[3].isdigit() else 0
+                listing[path] = (fields[1], fields[2], size)
+        return listing
 
     def _batch(self, mode: str, names: list[str]) -> bytes:
         import subprocess

@@ -1,0 +1,176 @@
+"""How `mem diff` and `mem prune --check` grow with the store, as ratios measured in one run.
+
+Stores of N items are written from the pip benchmark (``../shared/bench/pip``: real commit
+messages; past its 13,655 items the same texts again under a second project, so they pair only
+within their own scope) into temporary git repositories and committed.
+
+- T0: one Python process that parses every item file with a C YAML loader (PyYAML's
+  CSafeLoader; skipped when PyYAML is not installed).
+- ``mem prune --check --json`` at each size, as a ratio to T0 at that size.
+- ``mem diff HEAD~1..HEAD --json`` after a commit that adds the same 100 items (the last 100
+  pip texts, held out of every store; a third made decisions) at the smallest and the largest
+  size: the ratio of the two is the number to read (target: 2x).
+
+    python benchmarks/scale_bench.py [--sizes 1000,4000,16000] [--diff-sizes 1000,15000]
+        [--runs 3] [--keep DIR] [--only prune|diff]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from retrieval_bench import default_bench_dir, item_yaml, load  # noqa: E402
+
+from memcli import api  # noqa: E402
+
+T0_SCRIPT = """
+import os, sys, yaml
+folder = sys.argv[1]
+for name in os.listdir(folder):
+    with open(os.path.join(folder, name), encoding="utf-8") as handle:
+        yaml.load(handle.read(), Loader=yaml.CSafeLoader)
+"""
+
+
+HELD_OUT = 100
+
+
+def git(root: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com"}
+    env.update(GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")
+    subprocess.run(["git", "-C", str(root), *args], check=True, env=env, capture_output=True)
+
+
+def source_items(pip: list[dict[str, Any]], count: int, offset: int = 0) -> list[dict[str, Any]]:
+    """``count`` items from the pip texts; past the end, the same texts in a second project."""
+    out = []
+    for n in range(offset, offset + count):
+        item = dict(pip[n % len(pip)])
+        rounds = n // len(pip)
+        if rounds:
+            item["id"] = f"{item['id']}r{rounds}"
+            item["project"] = f"github.com/pypa/pip-{rounds}"
+        out.append(item)
+    return out
+
+
+def make_store(folder: Path, items: list[dict[str, Any]]) -> Path:
+    root = folder / f"store-{len(items)}"
+    root.mkdir(parents=True)
+    git(root, "init", "-q")
+    git(root, "remote", "add", "origin", "https://github.com/pypa/pip.git")
+    api.init(root)
+    write(root, items)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "store")
+    return root
+
+
+def write(root: Path, items: list[dict[str, Any]]) -> None:
+    folder = root / ".memory" / "items"
+    for item in items:
+        project = item.get("project") or "github.com/pypa/pip"
+        (folder / f"{item['id']}.yaml").write_text(item_yaml(item, project), encoding="utf-8")
+
+
+def timed(command: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def median(command: list[str], cwd: Path, runs: int) -> float:
+    return statistics.median(timed(command, cwd) for _ in range(runs))
+
+
+def t0(root: Path, runs: int) -> float | None:
+    try:
+        import yaml  # noqa: F401
+    except ImportError:
+        return None
+    folder = str(root / ".memory" / "items")
+    return median([sys.executable, "-c", T0_SCRIPT, folder], root, runs)
+
+
+def mem() -> str:
+    return str(Path(sys.executable).parent / "mem")
+
+
+def prune_growth(base: Path, pip: list[dict[str, Any]], sizes: list[int], runs: int) -> None:
+    print("mem prune --check --json: median of", runs, "runs; T0 = C YAML parse of every item")
+    print(f"  {'items':>7} {'T0':>9} {'prune':>9} {'ratio':>7}  findings")
+    first: float | None = None
+    for size in sizes:
+        root = make_store(base, source_items(pip, size))
+        zero = t0(root, runs)
+        seconds = median([mem(), "prune", "--check", "--json"], root, runs)
+        done = subprocess.run(
+            [mem(), "prune", "--check", "--json"], cwd=root, capture_output=True, text=True
+        )
+        counts = json.loads(done.stdout).get("counts", {}) if done.stdout.startswith("{") else {}
+        first = first or seconds
+        ratio = f"{seconds / zero:6.2f}x" if zero else "   n/a"
+        shown = f"{zero:8.2f}s" if zero else "      n/a"
+        print(f"  {size:7d} {shown} {seconds:8.2f}s {ratio}  {counts}  ({seconds / first:.1f}x)")
+
+
+def diff_growth(base: Path, pip: list[dict[str, Any]], sizes: list[int], runs: int) -> None:
+    print("mem diff HEAD~1..HEAD --json, 100 items added: median of", runs, "runs")
+    times: dict[int, float] = {}
+    for size in sizes:
+        root = make_store(base, source_items(pip[:-HELD_OUT], size))
+        added = [dict(item) for item in pip[-HELD_OUT:]]  # texts that are in no store
+        for number, item in enumerate(added):
+            item["id"] = f"new{number:04d}{item['id']}"[:24]
+            item["kind"] = "decision" if number % 3 == 0 else item["kind"]
+        write(root, added)
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "add 100")
+        times[size] = median([mem(), "diff", "HEAD~1..HEAD", "--json"], root, runs)
+        print(f"  {size:7d} items: {times[size]:7.2f} s")
+    small, large = min(times), max(times)
+    ratio = times[large] / times[small]
+    verdict = "within" if ratio <= 2 else "OVER"
+    print(f"  diff at {large} / diff at {small}: {ratio:.2f}x ({verdict} the 2x target)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,4000,16000")
+    parser.add_argument("--diff-sizes", default="1000,15000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="write the stores here and keep them")
+    parser.add_argument("--only", choices=("prune", "diff"))
+    args = parser.parse_args()
+    bench = default_bench_dir()
+    if not (bench / "items.jsonl").is_file():
+        print(f"no benchmark at {bench} (set MEM_BENCH_DIR)", file=sys.stderr)
+        return 2
+    pip, _queries = load(bench)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "memcli")], check=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        base = args.keep or Path(scratch)
+        if args.only != "diff":
+            prune_growth(base / "prune", pip, [int(s) for s in args.sizes.split(",")], args.runs)
+        if args.only != "prune":
+            sizes = [int(s) for s in args.diff_sizes.split(",")]
+            diff_growth(base / "diff", pip, sizes, args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
