@@ -41,6 +41,19 @@ def main() -> int:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+    try:
+        code = _dispatch(argv)
+        sys.stdout.flush()  # here, so that a closed pipe is seen while it can be handled
+        return code
+    except BrokenPipeError:
+        # The reader went away (`mem search x | head -1`): what it wanted, it has.
+        from memcli.errors import silence_closed_stdout
+
+        silence_closed_stdout()
+        return 0
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] in ("index", "recall", "search"):
         from memcli.cli import fastpath
 

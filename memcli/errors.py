@@ -22,3 +22,17 @@ class MemError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+def silence_closed_stdout() -> None:
+    """After a write to a closed pipe (``mem list | head -1``): point stdout at the null device,
+    so that what is still buffered, flushed at exit, goes nowhere instead of failing again."""
+    import os
+    import sys
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import typer
 
 from memcli.api import Memory
-from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError
+from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError, silence_closed_stdout
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,7 +29,8 @@ def fail(message: str, code: int) -> typer.Exit:
 
 
 def handle_errors(command: F) -> F:
-    """MemError becomes its one-line message and exit code; anything else exit 3.
+    """MemError becomes its one-line message and exit code; a closed pipe on stdout exit 0
+    quietly; anything else exit 3.
 
     ``MEM_DEBUG=1`` lets the traceback through.
     """
@@ -40,6 +41,10 @@ def handle_errors(command: F) -> F:
             return command(*args, **kwargs)
         except MemError as exc:
             raise fail(exc.message, exc.exit_code) from None
+        except BrokenPipeError:
+            # The reader went away (`mem list | head -1`): what it wanted, it has. Exit 0.
+            silence_closed_stdout()
+            raise typer.Exit(0) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
         except Exception as exc:
@@ -83,6 +88,6 @@ def is_terminal() -> bool:
 
 
 def console() -> Any:
-    from rich.console import Console
+    from memcli.cli.render import console as make_console
 
-    return Console(highlight=False)
+    return make_console()

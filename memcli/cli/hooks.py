@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from memcli import hooks
+from memcli.cli.common import handle_errors
 from memcli.errors import EXIT_USAGE, MemError
 from memcli.paths import find_repo_root
 
@@ -131,6 +132,7 @@ def uninstall(agent: AgentOption = "claude-code", scope: ScopeOption = "project"
 
 
 @app.command()
+@handle_errors
 def show(
     agent: AgentOption = "claude-code",
     scope: ScopeOption = "project",

@@ -83,13 +83,12 @@ def _anchor(anchor: dict[str, str]) -> str:
 
 def print_search(query: str, results: list[Any], candidates: int) -> None:
     """A rich table of search results, the matched words highlighted in the snippet."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False)
+    out = console()
     if not results:
-        console.print(f"no items match {query!r} ({candidates} searched)")
+        out.print(f"no items match {query!r} ({candidates} searched)")
         return
     table = Table(box=None, header_style="bold")
     for name in ("id", "kind", "title", "age", "score", "snippet"):
@@ -101,5 +100,17 @@ def print_search(query: str, results: list[Any], candidates: int) -> None:
         table.add_row(
             result.id, result.kind, result.title, result.age, f"{result.score:.2f}", snippet
         )
-    console.print(table)
-    console.print(f"[dim]{len(results)} of {candidates} candidates; `mem show ID` for one[/dim]")
+    out.print(table)
+    out.print(f"[dim]{len(results)} of {candidates} candidates; `mem show ID` for one[/dim]")
+
+
+def console() -> Any:
+    """A Rich console on stdout. A closed pipe raises BrokenPipeError, which the commands turn
+    into a quiet exit 0 (Rich's own handling exits 1)."""
+    from rich.console import Console
+
+    class PipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError
+
+    return PipeConsole(highlight=False)

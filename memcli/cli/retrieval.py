@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from memcli.cli import retrieval_cmds as cmds
+from memcli.cli.common import handle_errors
 
 Project = Annotated[
     str | None, typer.Option(help="Another project's memory (its normalised remote URL).")
@@ -18,6 +19,7 @@ Project = Annotated[
 AllProjects = Annotated[bool, typer.Option(help="Search every project in this store.")]
 
 
+@handle_errors
 def search(
     query: Annotated[
         str,
@@ -62,11 +64,13 @@ def recall(
     raise typer.Exit(cmds.run_recall(budget, agent, strict))
 
 
+@handle_errors
 def reindex() -> None:
     """Rebuild the search index from every item file."""
     raise typer.Exit(cmds.run_reindex())
 
 
+@handle_errors
 def log(
     item_id: Annotated[
         str | None,

@@ -96,34 +96,34 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     rarest words only (prefix filtering).
     """
     kinds: dict[str, str] = {}
-    titles: dict[str, tuple[set[str], bool]] = {}
-    bodies: dict[str, tuple[set[str], bool]] = {}
+    titles: dict[str, tuple[str, bool]] = {}  # the text as written, and whether it is exact
+    bodies: dict[str, tuple[str, bool]] = {}
     block: tuple[str, ...] = ()  # the path whose body block starts on the next line, its style
     for path, line in side.grep(["^kind:", "^title:", "^body:"], under, after=1):
         key, _, value = line.partition(":")
         if block and block[0] == path:
-            bodies[path] = (_words(line), block[1] == "|" and bool(line.strip()))
+            bodies[path] = (line, block[1] == "|" and bool(line.strip()))
         block = ()
         if key == "kind":
             kinds[path] = value.split("#", 1)[0].strip().strip("'\"")
         elif key == "title":
-            titles[path] = (_words(value), _plain_line(value))
+            titles[path] = (value, _plain_line(value))
         elif key == "body":
             value = value.strip()
             block = (path, value[:1]) if value[:1] in ("|", ">") else ()
             if not block:
-                first, exact = _first_line(value)
-                bodies[path] = (_words(first), exact)
+                bodies[path] = _first_line(value)
     odd = [p for p in side.files(under) if p not in titles or p not in kinds]
     decisions = [p for p, kind in kinds.items() if kind == "decision" and p in titles]
     found: set[str] = set(odd)
+    title_words = {p: _words(titles[p][0]) for p in decisions}
     for which in (0, 1):
         present: dict[str, tuple[set[str], bool]] = {}
         for path in decisions:
-            words, exact = titles[path]
+            words, exact = title_words[path], titles[path][1]
             if which:
-                more, body_exact = bodies.get(path, (set(), path not in bodies))
-                words, exact = words | more, exact and body_exact
+                more, body_exact = bodies.get(path, ("", path not in bodies))
+                words, exact = words | _words(more), exact and body_exact
             present[path] = (words, exact)
         files: dict[str, set[str]] = defaultdict(set)
         for path, (words, _exact) in present.items():
@@ -169,4 +169,5 @@ def _first_line(value: str) -> tuple[str, bool]:
 def _words(value: str) -> set[str]:
     """The words of a YAML scalar as written, and of it with its escapes read as spaces: a
     superset of the words of its value however it was quoted."""
-    return text.words(value) | text.words(_ESCAPE.sub(" ", value))
+    found = text.words(value)
+    return found | text.words(_ESCAPE.sub(" ", value)) if "\\" in value else found
