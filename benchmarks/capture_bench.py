@@ -1,7 +1,9 @@
 """Capture's whole-process wall time as a ratio to a bare `python -c pass`.
 
-Both are started the same way by the same interpreter, interleaved in one run, so machine
-noise hits both alike; the ratio is the number to read, not the milliseconds. Target: 1.5x.
+All are started the same way by the same interpreter, interleaved in one run, so machine
+noise hits them alike; the ratio is the number to read, not the milliseconds. Measured through
+the exact command `mem hooks install` writes for Claude Code. Targets: 1.5x for a small tool
+output, 3x for a 1 MB one.
 
     python benchmarks/capture_bench.py [--runs N]
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -44,6 +47,33 @@ def timed(command: list[str], stdin: bytes, cwd: Path) -> float:
     return time.perf_counter() - start
 
 
+def big_payload(repo: Path) -> bytes:
+    """A PostToolUse payload whose command printed 1 MB: build noise, a secret in the middle,
+    a failure at the end."""
+    noise = "".join(f"compiling module_{n:05d}.c -O2 -Wall ... ok\n" for n in range(22_000))
+    middle = len(noise) // 2
+    stdout = (
+        noise[:middle] + "DATABASE_URL=postgresql://shop:hunter2@db:5432/shop\n" + noise[middle:]
+    )
+    stdout += "error: linker command failed with exit code 1\n"
+    response = {"stdout": stdout[:1_000_000], "stderr": "", "interrupted": False}
+    payload = {**PAYLOAD, "cwd": str(repo), "tool_response": response}
+    payload["tool_input"] = {"command": "make all", "description": "Build"}
+    return json.dumps(payload).encode()
+
+
+def installed_command(repo: Path, mem: str, python: str) -> list[str]:
+    """The capture command that `mem hooks install` wrote into .claude/settings.json, as argv
+    (the same words a shell would run, without the shell's own start-up)."""
+    subprocess.run([mem, "hooks", "install"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
+    settings = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
+    group = settings["hooks"]["PostToolUse"][0]["hooks"][0]
+    words = shlex.split(group["command"])
+    if words[0] == "mem":  # found on PATH by the shell: here, the one beside this python
+        words[0] = mem
+    return words
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=40)
@@ -61,30 +91,35 @@ def main() -> int:
             check=True,
         )
         subprocess.run([mem, "init"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
-        payload = json.dumps({**PAYLOAD, "cwd": str(repo)}).encode()
+        hook = installed_command(repo, mem, python)
+        small = json.dumps({**PAYLOAD, "cwd": str(repo)}).encode()
+        big = big_payload(repo)
         contenders = {
-            "python -c pass": [python, "-c", "pass"],
-            "mem capture": [mem, "capture"],
-            "python -m memcli capture": [python, "-m", "memcli", "capture"],
+            "python -c pass": ([python, "-c", "pass"], small),
+            "hook command, small": (hook, small),
+            "hook command, 1 MB output": (hook, big),
+            "mem capture, small": ([mem, "capture"], small),
+            "python -m memcli capture": ([python, "-m", "memcli", "capture"], small),
         }
-        for command in contenders.values():  # warm-up: caches, regex cache file
+        for command, payload in contenders.values():  # warm-up: caches, regex cache file
             timed(command, payload, repo)
         times: dict[str, list[float]] = {name: [] for name in contenders}
         for _ in range(args.runs):
-            for name, command in contenders.items():
+            for name, (command, payload) in contenders.items():
                 times[name].append(timed(command, payload, repo))
         buffer = repo / ".memory/local/buffer/bench.jsonl"
         captured = len(buffer.read_text(encoding="utf-8").splitlines())
     base = statistics.median(times["python -c pass"])
+    print(f"hook command: {' '.join(hook)}")
     print(f"capture benchmark: {args.runs} interleaved runs each, median wall time")
     for name, values in times.items():
         median = statistics.median(values)
         print(f"  {name:28s} {median * 1000:7.1f} ms   {median / base:5.2f}x")
-    ratio = statistics.median(times["mem capture"]) / base
-    verdict = "within" if ratio <= 1.5 else "OVER"
-    print(
-        f"capture ratio {ratio:.2f}x ({verdict} the 1.5x budget); {captured} observations written"
-    )
+    for name, budget in (("hook command, small", 1.5), ("hook command, 1 MB output", 3.0)):
+        ratio = statistics.median(times[name]) / base
+        verdict = "within" if ratio <= budget else "OVER"
+        print(f"{name}: {ratio:.2f}x ({verdict} the {budget}x budget)")
+    print(f"{captured} observations written")
     return 0
 
 

@@ -138,27 +138,39 @@ def _observe(
     settings: dict[str, object],
     root: str,
 ) -> tuple[dict[str, object] | None, dict[str, object] | None]:
+    """The observation and the raw record of one event.
+
+    Order matters: every long string is bounded first (:func:`filters.bound`), so masking and
+    filtering never see more than a few dozen kilobytes; then the payload is masked once, and
+    every field that is kept (summary, input, files, excerpt) is derived from the masked
+    payload, so that no cut of a field can split a secret before it is masked. Only what is
+    not text (kind, outcome, exit code, file hashes) is read from the unmasked payload.
+    """
     from memcli.capture import adapters, filters, masking
 
+    extra = _strings(settings["extra_patterns"])
+    emails = bool(settings["mask_emails"])
     if payload is not None:
+        bounded = _bounded(payload)
+        payload = bounded if isinstance(bounded, dict) else payload
         agent = str(options.get("agent") or adapters.detect(payload))
         event = adapters.to_event(payload, agent)
     else:
+        text = filters.bound(text)
         if not text.strip():
             return None, None
         event = adapters.text_event(text, _opt(options, "kind"))
     if event is None or adapters.is_noise(event, _strings(settings["noise_tools"])):
         return None, None
     deny = _strings(settings["deny_globs"])
-    files = [str(f) for f in _list(event.get("files"))]
-    denied = any(masking.is_denied_path(f, deny) for f in files)
-    extra = _strings(settings["extra_patterns"])
-    emails = bool(settings["mask_emails"])
-
-    def scrub(value: str) -> str:
-        return masking.mask(filters.drop_mem_fence(filters.drop_private(value)), extra, emails)
-
-    body = str(event.get("text") or "")
+    denied = any(masking.is_denied_path(str(f), deny) for f in _list(event.get("files")))
+    source: object = payload if payload is not None else {"text": text}
+    masked = masking.mask_obj(_without_contents(source, denied, event), extra, emails)
+    if payload is not None and isinstance(masked, dict):
+        shown = adapters.to_event(masked, agent) or event
+    else:
+        shown = adapters.text_event(_text_of(masked), _opt(options, "kind")) or event
+    body = str(shown.get("text") or "")
     if denied and event.get("kind") in ("read", "edit"):
         body = ""
     excerpt = filters.clean(
@@ -169,36 +181,57 @@ def _observe(
         frames=_int(settings, "traceback_frames"),
     )
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    session = str(event.get("session") or _opt(options, "session") or _default_session())
+    session = str(shown.get("session") or _opt(options, "session") or _default_session())
+    session = masking.mask(session, extra, emails)
     obs_id = f"o{time.time_ns():x}{os.urandom(3).hex()}"
     scope = _scope(root)
     hashes = event.get("hashes") if not denied else {}
     observation: dict[str, object] = {
         "id": obs_id,
-        "session": scrub(session),
+        "session": session,
         "project": scope["project"],
         "branch": scope["branch"],
         "ts": stamp,
         "agent": event.get("agent"),
         "event": event.get("event"),
-        "tool": event.get("tool"),
+        "tool": shown.get("tool"),
         "kind": event.get("kind"),
-        "summary": scrub(filters.one_line(str(event.get("summary") or ""))),
+        "summary": filters.one_line(str(shown.get("summary") or "")),
         "ok": event.get("ok"),
         "exit_code": event.get("exit_code"),
-        "files": [scrub(f) for f in files],
-        "hashes": hashes or {},
-        "input": scrub(str(event.get("input") or ""))[:500],
-        "excerpt": scrub(excerpt),
+        "files": [str(f) for f in _list(shown.get("files"))],
+        "hashes": {
+            masking.mask(str(path), extra, emails): digest
+            for path, digest in (hashes if isinstance(hashes, dict) else {}).items()
+        },
+        "input": str(shown.get("input") or "")[:500],
+        "excerpt": excerpt,
         "raw": f"raw/{buffer.session_file_name(session)}#{obs_id}",
     }
-    source: object = payload if payload is not None else {"text": text}
-    raw = {
-        "id": obs_id,
-        "ts": stamp,
-        "payload": masking.mask_obj(_without_contents(source, denied, event), extra, emails),
-    }
-    return observation, raw
+    return observation, {"id": obs_id, "ts": stamp, "payload": masked}
+
+
+def _bounded(value: object) -> object:
+    """The payload with every string bounded (:func:`filters.bound`); nested JSON strings too,
+    since the adapters read some payloads' fields from JSON inside a string."""
+    from memcli.capture import filters
+
+    if isinstance(value, str):
+        if len(value) > filters.BOUND_CHARS and value[:1] in ("{", "["):
+            try:
+                return fastjson.dumps(_bounded(fastjson.loads(value)))
+            except (ValueError, RecursionError):
+                pass
+        return filters.bound(value)
+    if isinstance(value, dict):
+        return {k: _bounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_bounded(v) for v in value]
+    return value
+
+
+def _text_of(masked: object) -> str:
+    return str(masked.get("text") or "") if isinstance(masked, dict) else ""
 
 
 def _without_contents(value: object, denied: bool, event: dict[str, object]) -> object:
