@@ -21,8 +21,8 @@ FENCE_CLOSE = "</mem-context>"
 TRIM_MARKER = "[... {} lines trimmed ...]"
 CUT_MARKER = "\n\n[... {} characters cut ...]\n\n"
 # `bound`: the longest text capture works on, and how much of it is the head.
-BOUND_CHARS = 64_000
-BOUND_HEAD = 16_000
+BOUND_CHARS = 24_000
+BOUND_HEAD = 6_000
 BOUND_MIDDLE_LINES = 40  # error-like lines kept from what `bound` cuts
 _BOUND_WORDS = ("error", "fail", "exception", "traceback", "fatal", "panic")
 FRAMES_MARKER = "[... {} frames cut ...]"
