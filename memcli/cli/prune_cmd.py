@@ -30,7 +30,18 @@ def prune(
             "(default: prune.archive in config.yaml, else delete; git history keeps them).",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (every finding).")
+    ] = False,
+    max_findings: Annotated[
+        int,
+        typer.Option(
+            "--max-findings",
+            min=0,
+            help="Show at most this many findings of each check (the counts are always "
+            "complete); 0: all.",
+        ),
+    ] = 20,
 ) -> None:
     """Find expired and stale items, duplicates, leaked secrets and lint problems; without
     --check, fix them in the working tree (remove expired items, tag stale ones, update renamed
@@ -39,33 +50,39 @@ def prune(
 
     memory = open_memory()
     report = review_prune.run(memory, fix=not check, archive=archive)
+    shown, left_out = report.shown(max_findings or None)
     if as_json:
         print_json(report.to_json())
     else:
-        _print(report, check)
+        _print(report, shown, left_out, check)
         if os.environ.get("GITHUB_ACTIONS"):
-            for finding in report.findings:
+            for finding in shown:
                 typer.echo(annotation(finding))
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         from memcli.review.markdown import prune_markdown
 
         with open(summary, "a", encoding="utf-8") as handle:
-            handle.write(prune_markdown(report, checked=check) + "\n")
+            handle.write(prune_markdown(report, checked=check, most=max_findings or None) + "\n")
     if report.errors:
         raise typer.Exit(EXIT_PROBLEMS)
 
 
-def _print(report: Any, checked: bool) -> None:
+def _print(report: Any, shown: list[Any], left_out: dict[str, int], checked: bool) -> None:
     colour = is_terminal()
     for line in report.applied:
         typer.echo(f"fixed: {line}")
-    for finding in report.findings:
+    for finding in shown:
         head = f"{finding.path}:{finding.line}: {finding.severity}: {finding.check}:"
         if colour:
             head = typer.style(head, fg=_STYLE.get(finding.severity))
         action = f" [mem prune: {finding.action}]" if checked and finding.action else ""
         typer.echo(f"{head} {finding.message}{action}")
+    for check_name, number in left_out.items():
+        typer.echo(
+            f"note: {number} more {check_name} finding(s) not shown "
+            "(--max-findings N, 0 for all, or --json)"
+        )
     for note in report.notes:
         typer.echo(f"note: {note}")
     errors, warnings = len(report.errors), len(report.warnings)
@@ -75,7 +92,8 @@ def _print(report: Any, checked: bool) -> None:
             + (f" ({len(report.applied)} fixes applied)" if report.applied else "")
         )
     else:
-        typer.echo(f"{errors} error(s), {warnings} warning(s)")
+        counts = ", ".join(f"{n} {name}" for name, n in report.counts().items())
+        typer.echo(f"{errors} error(s), {warnings} warning(s) ({counts})")
 
 
 def _escape(text: str, property_value: bool = False) -> str:

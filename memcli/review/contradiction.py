@@ -57,20 +57,37 @@ def _negated(item: Item) -> bool:
     return any(word.strip('.,;:!?()`"') in NEGATIONS for word in words)
 
 
+@dataclass(frozen=True)
+class Statement:
+    """What :func:`verdict` reads of a decision, computed once per decision."""
+
+    values: frozenset[str]
+    negated: bool
+    words: frozenset[str]
+    order: tuple[str, ...]
+
+
+def statement(item: Item) -> Statement:
+    words = text.words(item.title)
+    order = tuple(w for w in text.normalized(item.title).split() if w in words)
+    return Statement(frozenset(text.values(item.title)), _negated(item), frozenset(words), order)
+
+
 def verdict(a: Item, b: Item) -> str | None:
     """Why two alike decisions disagree; None when they say the same thing."""
-    mine, theirs = text.values(a.title), text.values(b.title)
+    return compare(statement(a), statement(b))
+
+
+def compare(a: Statement, b: Statement) -> str | None:
+    mine, theirs = a.values, b.values
     if mine and theirs and mine != theirs:
         return f"different values ({', '.join(sorted(mine))} / {', '.join(sorted(theirs))})"
-    if _negated(a) != _negated(b):
+    if a.negated != b.negated:
         return "one of them says not to"
-    words_a, words_b = text.words(a.title), text.words(b.title)
-    only_a, only_b = words_a - words_b, words_b - words_a
+    only_a, only_b = a.words - b.words, b.words - a.words
     if only_a and only_b:
         return f"{', '.join(sorted(only_a))} where the other says {', '.join(sorted(only_b))}"
-    order_a = [w for w in text.normalized(a.title).split() if w in words_a]
-    order_b = [w for w in text.normalized(b.title).split() if w in words_b]
-    if not only_a and not only_b and order_a != order_b:
+    if not only_a and not only_b and a.order != b.order:
         return "the same words in another order"
     return None
 
@@ -79,13 +96,17 @@ def among(items: Iterable[Item], new_ids: set[str] | None = None) -> list[Contra
     """Contradicting pairs of decisions; with ``new_ids``, only pairs that involve one of them
     (the newer of the two reported first)."""
     decisions = [i for i in items if i.kind == "decision"]
+    statements: dict[int, Statement] = {}
     found: list[Contradiction] = []
     for a, b, score in similar.pairs(decisions, SIMILAR):
         if similar.linked(a, b):
             continue
         if new_ids is not None and a.id not in new_ids and b.id not in new_ids:
             continue
-        reason = verdict(a, b)
+        for item in (a, b):
+            if id(item) not in statements:
+                statements[id(item)] = statement(item)
+        reason = compare(statements[id(a)], statements[id(b)])
         if reason is None:
             continue
         newer, older = _order(a, b, new_ids)

@@ -5,7 +5,7 @@ golden files."""
 from __future__ import annotations
 
 from memcli.review.diff import ItemEntry, MemoryDiff
-from memcli.review.prune import Report
+from memcli.review.findings import Report
 
 _SPECIAL = str.maketrans({c: f"\\{c}" for c in "\\`*_[]<|"})
 
@@ -97,8 +97,10 @@ def _tidy(lines: list[str]) -> list[str]:
     return out
 
 
-def prune_markdown(report: Report, checked: bool = True) -> str:
+def prune_markdown(report: Report, checked: bool = True, most: int | None = None) -> str:
+    """The report as a Markdown summary; with ``most``, that many findings of each check."""
     errors, warnings = len(report.errors), len(report.warnings)
+    shown, left_out = report.shown(most)
     title = "mem prune --check" if checked else "mem prune"
     verdict = f"{_count(errors, 'error')}, {_count(warnings, 'warning')}"
     out = [f"### {title}: {verdict}", ""]
@@ -106,10 +108,12 @@ def prune_markdown(report: Report, checked: bool = True) -> str:
         out += ["Applied:", "", *[f"- {escape(line)}" for line in report.applied], ""]
     if report.findings:
         out += ["| severity | check | where | finding |", "|---|---|---|---|"]
-        for f in report.findings:
+        for f in shown:
             where = f"`{f.path}:{f.line}`"
             out.append(f"| {f.severity} | {f.check} | {where} | {escape(f.message)} |")
         out.append("")
+        for check_name, number in left_out.items():
+            out += [f"_{number} more {check_name} findings: run `mem prune --check` locally._", ""]
         if checked and any(f.action for f in report.findings):
             out += ["Run `mem prune` to apply the fixes, then commit the result for review.", ""]
     else:

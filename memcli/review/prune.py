@@ -28,8 +28,8 @@ Checks, each a :class:`Finding` with a file, a line and a severity (errors fail
 from __future__ import annotations
 
 import fnmatch
+import functools
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,55 +37,15 @@ from memcli import timeutil, untrusted
 from memcli.compact import merge
 from memcli.model import Item, Problem
 from memcli.review import contradiction, secretscan, similar
+from memcli.review.findings import ERROR, WARNING, Finding, Report
 from memcli.review.gitrepo import MEMORY, GitRepo
 
 if TYPE_CHECKING:
     from memcli.api import Memory
 
 STALE_TAG = "stale"
-ERROR, WARNING = "error", "warning"
 DEFAULTS = {"unused_days": 180, "archive": False}
 CODE_READ_BYTES = 8_000_000
-
-
-@dataclass
-class Finding:
-    check: str
-    severity: str
-    path: str
-    line: int
-    message: str
-    item_id: str | None = None
-    action: str = ""  # what applying would do; empty: nothing automatic
-    detail: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in vars(self).items() if k != "detail"}
-        return {**out, **self.detail}
-
-
-@dataclass
-class Report:
-    findings: list[Finding] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    applied: list[str] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == ERROR]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == WARNING]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "errors": len(self.errors),
-            "warnings": len(self.warnings),
-            "findings": [f.to_json() for f in self.findings],
-            "notes": self.notes,
-            "applied": self.applied,
-        }
 
 
 def settings(memory: Memory) -> dict[str, Any]:
@@ -97,6 +57,7 @@ def settings(memory: Memory) -> dict[str, Any]:
 def check(memory: Memory, now: str | None = None) -> Report:
     """Every finding; changes nothing."""
     report = Report()
+    _line.cache_clear()  # line numbers are read once per check (fixes move them)
     stamp = now or timeutil.now()
     items, problems = _load(memory)
     from memcli import layout
@@ -157,6 +118,7 @@ def _load(memory: Memory) -> tuple[list[Item], list[Problem]]:
     return items, store.layout_problems() + problems
 
 
+@functools.lru_cache(maxsize=65536)
 def _line(path: Path, key: str) -> int:
     """The line of a top-level key, by a text scan (a YAML parse per finding is too slow)."""
     try:
@@ -335,8 +297,14 @@ def _age(stamp: str, now: str) -> float:
 
 def _duplicates(memory: Memory, items: list[Item], report: Report) -> None:
     survivor: dict[str, Item] = {}
+    statements: dict[int, contradiction.Statement] = {}
     for a, b, score in similar.pairs(items, merge.NEAR):
-        if similar.linked(a, b) or contradiction.verdict(a, b) is not None:
+        if similar.linked(a, b):
+            continue
+        for item in (a, b):
+            if id(item) not in statements:
+                statements[id(item)] = contradiction.statement(item)
+        if contradiction.compare(statements[id(a)], statements[id(b)]) is not None:
             continue  # alike but not the same statement: not for merging
         keep, drop = sorted((a, b), key=lambda i: (i.created, i.id))
         keep = survivor.get(keep.id, keep)

@@ -18,7 +18,7 @@ from memcli.review import secretscan
 
 if TYPE_CHECKING:
     from memcli.api import Memory
-    from memcli.review.prune import Finding
+    from memcli.review.findings import Finding
 
 STALE_TAG = "stale"
 ARCHIVE = "archive"

@@ -5,7 +5,9 @@ title and first body line alike), so that `mem prune` calls duplicates exactly w
 would have merged. Candidates come from prefix filtering: two word sets with a Jaccard index of
 at least ``t`` share a word among the ``n - ceil(t * n) + 1`` rarest of each, so only items that
 share a rare word are ever compared. On a 15,000-item store that is a few thousand comparisons
-instead of a hundred million.
+instead of a hundred million. Where a word is shared by very many items, each is compared with
+the :data:`MAX_PARTNERS` items before it through that word, so the work stays linear even in a
+cluster of thousands of alike items (a hint may then name fewer of the alike pairs).
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ from collections.abc import Iterable, Iterator
 from memcli.compact import merge, text
 from memcli.compact.drafts import Draft
 from memcli.model import Item
+
+# Through one word, an item is compared with at most this many earlier items: in a cluster of
+# thousands of alike items (merge commits, generated titles) each is compared with its nearest
+# MAX_PARTNERS instead of all of them, which keeps pairing linear in the store.
+MAX_PARTNERS = 24
 
 
 def group_key(item: Item) -> tuple[str, str, str]:
@@ -70,7 +77,7 @@ def _group_pairs(items: list[Item], threshold: float) -> Iterator[tuple[Item, It
             words = sorted(sets[which], key=lambda w: (frequency[w], w))
             keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
             for word in words[: max(keep, 0)]:
-                for other in postings[word]:
+                for other in postings[word][-MAX_PARTNERS:]:
                     candidates.add((other, number))
                 postings[word].append(number)
     for i, j in sorted(candidates):
