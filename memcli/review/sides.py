@@ -113,7 +113,8 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
             block = (path, value[:1]) if value[:1] in ("|", ">") else ()
             if not block:
                 bodies[path] = _first_line(value)
-    odd = [p for p in side.files(under) if p not in titles or p not in kinds]
+    yaml = [p for p in side.files(under) if p.endswith((".yaml", ".yml"))]
+    odd = [p for p in yaml if p not in titles or p not in kinds]
     decisions = [p for p, kind in kinds.items() if kind == "decision" and p in titles]
     found: set[str] = set(odd)
     title_words = {p: _words(titles[p][0]) for p in decisions}

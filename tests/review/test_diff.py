@@ -193,3 +193,49 @@ def test_rich_output_on_a_terminal_has_the_same_lines(history: Path) -> None:
     plain = [line for line, _style in diff_cmd.lines(result)]
     assert console.export_text(clear=False).splitlines() == plain
     assert "\x1b[" in console.export_text(styles=True)
+
+
+def test_a_diff_parses_only_what_changed_and_the_alike_decisions(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memcli.review import diff as review_diff
+    from memcli.review import fields
+
+    for number in range(60):
+        save(repo, f"old{number:07d}", f"Unrelated fact number {number} about module m{number}")
+    save(repo, "pgpg000001", "Pin Postgres 14 for the job queue", kind="decision")
+    save(repo, "rdrd000001", "Use Redis streams for notifications", kind="decision")
+    commit(repo, "store")
+    save(repo, "pgpg000002", "Pin Postgres 16 for the job queue", kind="decision")
+    save(repo, "newf000001", "A brand new fact about the cache folder")
+    commit(repo, "two more")
+    parsed: list[str] = []
+    parse = fields.parse
+
+    def counting(text: str, path: str) -> tuple[dict[str, object] | None, str | None]:
+        parsed.append(path)
+        return parse(text, path)
+
+    monkeypatch.setattr(fields, "parse", counting)
+    result = review_diff.memory_diff(repo, "HEAD~1..HEAD")
+    assert [e.id for e in result.added] == ["newf000001", "pgpg000002"]
+    assert [(c.item.id, c.other.id) for c in result.contradictions] == [
+        ("pgpg000002", "pgpg000001")
+    ]
+    # the two added items, the new decision as an item, and its one alike decision
+    assert sorted(set(parsed)) == [
+        f".memory/items/{name}.yaml" for name in ("newf000001", "pgpg000001", "pgpg000002")
+    ]
+
+
+def test_a_decision_written_by_hand_is_still_compared(repo: Path) -> None:
+    """A kind or title the grep cannot read (quoted keys) makes the file a candidate."""
+    save(repo, "pgpg000001", "Pin Postgres 14 for the job queue", kind="decision")
+    path = item_path(repo, "pgpg000001")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("kind: decision", '"kind": decision'), encoding="utf-8")
+    commit(repo, "store")
+    save(repo, "pgpg000002", "Pin Postgres 16 for the job queue", kind="decision")
+    code, out, _ = mem("diff", "HEAD", "--json")
+    assert code == 0
+    assert [c["other_id"] for c in json.loads(out)["contradictions"]] == ["pgpg000001"]

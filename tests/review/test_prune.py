@@ -294,3 +294,55 @@ def test_expires_when_is_validated(value: object, ok: bool) -> None:
     assert (problems == []) is ok, problems
     if ok:
         assert model.Item.from_dict(data).to_dict()["expires_when"] == value
+
+
+def many_pinned_versions(root: Path, count: int) -> None:
+    """``count`` decisions that pairwise contradict (each pins another version)."""
+    for number in range(count):
+        save(
+            root,
+            f"pin{number:07d}",
+            f"Pin Postgres {10 + number} for the job queue",
+            kind="decision",
+            body=f"The queue needs what {10 + number} brings.",
+        )
+
+
+def test_the_report_shows_the_first_findings_of_each_check_and_every_count(
+    clean: Path,
+) -> None:
+    many_pinned_versions(clean, 6)  # 15 contradicting pairs
+    code, out, _ = mem("prune", "--check", "--max-findings", "2")
+    assert code == 0
+    assert out.count(": warning: contradiction:") == 2
+    assert "note: 13 more contradiction finding(s) not shown" in out
+    assert "(15 contradiction)" in out
+    code, out, _ = mem("prune", "--check", "--json", "--max-findings", "2")
+    report = json.loads(out)
+    assert report["counts"] == {"contradiction": 15}
+    assert len(report["findings"]) == 15  # JSON lists them all
+    code, out, _ = mem("prune", "--check", "--max-findings", "0")
+    assert out.count(": warning: contradiction:") == 15
+
+
+def test_a_cluster_of_alike_items_is_paired_in_linear_work(
+    clean: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memcli.compact import text
+    from memcli.review import similar
+
+    many_pinned_versions(clean, 120)  # 7,140 alike pairs
+    calls = {"n": 0}
+    jaccard = text.jaccard
+
+    def counting(a: set[str], b: set[str]) -> float:
+        calls["n"] += 1
+        return jaccard(a, b)
+
+    monkeypatch.setattr(text, "jaccard", counting)
+    report = prune.check(Memory.open(clean))
+    hints = [f for f in report.findings if f.check == "contradiction"]
+    assert len({f.item_id for f in hints}) >= 119  # every decision is still flagged
+    # Each item meets at most MAX_PARTNERS earlier ones through each of its rarest words,
+    # scored twice (title, title and body): nowhere near the 2 * 7,140 of every pair.
+    assert calls["n"] <= 2 * 120 * similar.MAX_PARTNERS * 2
