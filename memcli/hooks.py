@@ -233,7 +233,9 @@ def _sync(agent: str, entries: list[Any], spec: HookSpec) -> tuple[int, int]:
 # --- the operations ---------------------------------------------------------------------
 
 
-def install(agent: str, scope: str, root: Path, home: Path, recall: bool = False) -> InstallResult:
+def install(
+    agent: str, scope: str, root: Path, home: Path, recall: bool = False, program: str = "mem"
+) -> InstallResult:
     """Merge mem's hooks into the agent's settings file; a second run changes nothing.
 
     ``recall`` (the repository's ``recall.enabled``) adds prompt-time recall; without it a
@@ -248,7 +250,7 @@ def install(agent: str, scope: str, root: Path, home: Path, recall: bool = False
     table = _hooks_table(path, doc, create=True)
     assert table is not None
     added = removed = 0
-    specs = hook_specs(agent, recall)
+    specs = hook_specs(agent, recall, program)
     wanted = {(spec.event, _subcommand(spec.handler)) for spec in specs}
     for event, entries in list(table.items()):
         if not isinstance(entries, list) or event not in recall_events(agent):
@@ -307,10 +309,12 @@ def _unwanted(handler: object, wanted: set[tuple[str, str | None]]) -> bool:
     return _subcommand(handler) == "recall" and not any(sub == "recall" for _, sub in wanted)
 
 
-def status(agent: str, scope: str, root: Path, home: Path, recall: bool = False) -> HookStatus:
+def status(
+    agent: str, scope: str, root: Path, home: Path, recall: bool = False, program: str = "mem"
+) -> HookStatus:
     """Which of mem's hooks the agent's settings file holds."""
     path = settings_path(agent, scope, root, home)
-    specs = hook_specs(agent, recall)
+    specs = hook_specs(agent, recall, program)
     doc, _ = _read(path)
     table = _hooks_table(path, doc, create=False) if doc is not None else None
     found = [

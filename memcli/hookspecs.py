@@ -99,16 +99,16 @@ _EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
 _TOOL_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "AfterTool"})
 
 
-def _command(agent: str, role: str) -> str:
+def _command(agent: str, role: str, program: str) -> str:
     if role == "index" and agent in ("claude-code", "codex"):
         # Both read hookSpecificOutput.additionalContext from SessionStart's JSON.
-        return "mem index --format claude"
-    command = "mem compact --detach" if role == "compact" else f"mem {role}"
+        return f"{program} index --format claude"
+    command = f"{program} compact --detach" if role == "compact" else f"{program} {role}"
     return command if agent == "claude-code" else f"{command} --agent {agent}"
 
 
-def _handler(agent: str, role: str) -> dict[str, Any]:
-    command = _command(agent, role)
+def _handler(agent: str, role: str, program: str) -> dict[str, Any]:
+    command = _command(agent, role, program)
     seconds = {"index": _INDEX_TIMEOUT, "checkpoint": _CHECKPOINT_TIMEOUT,
                "recall": _RECALL_TIMEOUT}.get(role, _CAPTURE_TIMEOUT)  # fmt: skip
     if agent == "claude-code":
@@ -134,12 +134,13 @@ def _handler(agent: str, role: str) -> dict[str, Any]:
     return {"type": "command", "bash": command, "powershell": command, "timeoutSec": seconds}
 
 
-def hook_specs(agent: str, recall: bool = False) -> list[HookSpec]:
+def hook_specs(agent: str, recall: bool = False, program: str = "mem") -> list[HookSpec]:
     """The handlers mem wants for `agent`, in the order they are written; prompt-time recall
-    only when ``recall`` (the repository's ``recall.enabled``)."""
+    only when ``recall`` (the repository's ``recall.enabled``); ``program`` is how the hooks
+    start mem (:mod:`memcli.hookprogram`)."""
     name = check_agent(agent)
     return [
-        HookSpec(event, "*" if event in _TOOL_EVENTS else None, _handler(name, role))
+        HookSpec(event, "*" if event in _TOOL_EVENTS else None, _handler(name, role, program))
         for role, events in _EVENTS[name].items()
         if recall or role != "recall"
         for event in events
@@ -151,12 +152,12 @@ def recall_events(agent: str) -> tuple[str, ...]:
     return _EVENTS[check_agent(agent)].get("recall", ())
 
 
-def mem_hooks(agent: str, recall: bool = False) -> dict[str, Any]:
+def mem_hooks(agent: str, recall: bool = False, program: str = "mem") -> dict[str, Any]:
     """The settings fragment mem merges in for `agent`, in that agent's own format."""
     name = check_agent(agent)
     doc: dict[str, Any] = {"version": 1} if name in FLAT_AGENTS else {}
     hooks: dict[str, list[Any]] = {}
-    for spec in hook_specs(name, recall):
+    for spec in hook_specs(name, recall, program):
         hooks.setdefault(spec.event, []).append(entry_of(name, spec))
     doc["hooks"] = hooks
     return doc

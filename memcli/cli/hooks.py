@@ -11,6 +11,7 @@ import typer
 from memcli import hooks
 from memcli.cli.common import handle_errors
 from memcli.errors import EXIT_USAGE, MemError
+from memcli.hookprogram import program
 from memcli.paths import find_repo_root
 
 app = typer.Typer(
@@ -90,7 +91,7 @@ def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") 
     """Merge mem's hooks into the settings file, keeping everything else in it."""
     try:
         root, home = _places(scope)
-        result = hooks.install(agent, scope, root, home, recall=_recall_enabled(root))
+        result = hooks.install(agent, scope, root, home, _recall_enabled(root), program())
     except MemError as exc:
         _fail(exc)
     shown = _shown(result.path, scope, root, home)
@@ -148,12 +149,12 @@ def show(
         if not as_json:
             _fail(exc)
         recall = False
-    fragment = json.dumps(hooks.mem_hooks(agent, recall), indent=2)
+    fragment = json.dumps(hooks.mem_hooks(agent, recall, program()), indent=2)
     if as_json:
         typer.echo(fragment)
         return
     try:
-        state = hooks.status(agent, scope, root, home, recall)
+        state = hooks.status(agent, scope, root, home, recall, program())
     except MemError as exc:
         _fail(exc)
     shown = _shown(state.path, scope, root, home)

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from memcli import hooks
 from memcli.cli import hooks as hooks_cli
+from memcli.hookprogram import program
 
 
 def make_app() -> typer.Typer:
@@ -52,7 +53,7 @@ def test_install_then_again(repo: Path) -> None:
     assert again.exit_code == 0
     assert again.stdout == "mem hooks already installed in .claude/settings.json\n"
     doc = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
-    assert doc == hooks.mem_hooks("claude-code")
+    assert doc == hooks.mem_hooks("claude-code", program=program())
 
 
 def test_install_from_a_subfolder_uses_the_repository_root(
@@ -110,7 +111,7 @@ def test_every_agent_round_trips(agent: str, repo: Path) -> None:
     installed = runner.invoke(make_app(), ["hooks", "install", "--agent", agent])
     assert installed.exit_code == 0, installed.output
     path = hooks.settings_path(agent, "project", repo, Path.home())
-    assert json.loads(path.read_text(encoding="utf-8")) == hooks.mem_hooks(agent)
+    assert json.loads(path.read_text(encoding="utf-8")) == hooks.mem_hooks(agent, program=program())
     shown = runner.invoke(make_app(), ["hooks", "show", "--agent", agent])
     assert shown.exit_code == 0
     assert shown.stdout.splitlines()[0].endswith(
@@ -157,7 +158,7 @@ def test_unknown_agent_or_scope_is_rejected(repo: Path) -> None:
 def test_show_json_prints_exactly_what_install_merges(repo: Path) -> None:
     result = runner.invoke(make_app(), ["hooks", "show", "--agent", "gemini", "--json"])
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == hooks.mem_hooks("gemini")
+    assert json.loads(result.stdout) == hooks.mem_hooks("gemini", program=program())
 
 
 def test_show_before_and_after_install(repo: Path) -> None:
@@ -167,7 +168,7 @@ def test_show_before_and_after_install(repo: Path) -> None:
     assert header == (
         "claude-code, project scope: .claude/settings.json: not installed (the file does not exist)"
     )
-    assert json.loads(body) == hooks.mem_hooks("claude-code")
+    assert json.loads(body) == hooks.mem_hooks("claude-code", program=program())
     runner.invoke(make_app(), ["hooks", "install"])
     settings = repo / ".claude/settings.json"
     doc = json.loads(settings.read_text(encoding="utf-8"))
@@ -185,7 +186,7 @@ def test_install_wires_recall_when_the_repository_enables_it(repo: Path) -> None
     assert result.exit_code == 0, result.output
     doc = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
     prompt = [h["command"] for g in doc["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
-    assert prompt == ["mem capture", "mem recall"]
+    assert prompt == [f"{program()} capture", f"{program()} recall"]
     shown = runner.invoke(make_app(), ["hooks", "show"]).stdout.splitlines()[0]
     assert "installed (8 mem hooks)" in shown
     config.write_text(
@@ -209,3 +210,49 @@ def test_install_before_init_says_the_hooks_wait_for_mem_init(bare_repo: Path) -
     (bare_repo / ".memory").mkdir()
     again = runner.invoke(make_app(), ["hooks", "install"])
     assert "mem init" not in again.stderr
+
+
+def test_hooks_name_mem_when_path_finds_this_installation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    venv_bin = str(Path(sys.executable).parent)
+    monkeypatch.setenv("PATH", venv_bin)
+    assert program() == "mem"
+    assert hooks.mem_hooks("claude-code", program=program()) == hooks.mem_hooks("claude-code")
+
+
+def test_hooks_name_this_installation_when_mem_is_not_on_path(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    from memcli import api
+
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    api.init(repo)
+    mine = Path(sys.executable).parent / "mem"
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert program() == str(mine)
+    result = runner.invoke(make_app(), ["hooks", "install"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
+    command = doc["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
+    assert command == f"{mine} capture"
+    assert hooks.is_mem_command(command)
+    # the command works with no mem on PATH: it records the event
+    payload = {"session_id": "p1", "hook_event_name": "UserPromptSubmit", "prompt": "hello"}
+    payload["cwd"] = str(repo)
+    done = subprocess.run(
+        command.split(),
+        input=json.dumps(payload).encode(),
+        cwd=repo,
+        env={"PATH": "/nonexistent"},
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout == b""
+    assert (repo / ".memory/local/buffer/p1.jsonl").is_file()
