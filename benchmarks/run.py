@@ -17,6 +17,7 @@ def main() -> int:
         "secret_rates.py",
         "retrieval_bench.py",
         "compact_bench.py",
+        "scale_bench.py",
     ):
         path = HERE / script
         if not path.exists():
