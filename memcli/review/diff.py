@@ -296,12 +296,15 @@ def _expiries(base: SideReader, head: SideReader, result: MemoryDiff) -> None:
     parsed, so an old expired item that nobody pruned costs no YAML parse."""
     added = {e.id for e in result.added}
     touched = {e.id: e.data for e in result.added + result.changed}
-    at_base = {path: expires_value(line) for path, line in base.grep(["^expires:"], ITEMS)}
-    candidates: list[str] = []
+    due: list[tuple[str, str | None]] = []
     for path, line in head.grep(["^expires:"], ITEMS):
         written = expires_value(line)
-        if written is not None and not _passed(written, result.head.time):
-            continue  # not due at head (the parse below checks the dates that are)
+        if written is None or _passed(written, result.head.time):
+            due.append((path, written))  # the parse below checks the dates that are due
+    lines = base.grep(["^expires:"], ITEMS) if due else []  # the base is read only if needed
+    at_base = {path: expires_value(line) for path, line in lines}
+    candidates: list[str] = []
+    for path, written in due:
         same = written is not None and at_base.get(path) == written
         if same and Path(path).stem not in added and _passed(str(written), result.base.time):
             continue  # the same date, due already at base: not news
