@@ -140,13 +140,13 @@ def _observe(
 ) -> tuple[dict[str, object] | None, dict[str, object] | None]:
     """The observation and the raw record of one event.
 
-    Order matters: every long string is bounded first (:func:`filters.bound`), so masking and
+    Order matters: every long string is bounded first (:func:`bounds.bound`), so masking and
     filtering never see more than a few dozen kilobytes; then the payload is masked once, and
     every field that is kept (summary, input, files, excerpt) is derived from the masked
     payload, so that no cut of a field can split a secret before it is masked. Only what is
     not text (kind, outcome, exit code, file hashes) is read from the unmasked payload.
     """
-    from memcli.capture import adapters, filters, masking
+    from memcli.capture import adapters, bounds, filters, masking
 
     extra = _strings(settings["extra_patterns"])
     emails = bool(settings["mask_emails"])
@@ -156,7 +156,7 @@ def _observe(
         agent = str(options.get("agent") or adapters.detect(payload))
         event = adapters.to_event(payload, agent)
     else:
-        text = filters.bound(text)
+        text = bounds.bound(text)
         if not text.strip():
             return None, None
         event = adapters.text_event(text, _opt(options, "kind"))
@@ -212,17 +212,17 @@ def _observe(
 
 
 def _bounded(value: object) -> object:
-    """The payload with every string bounded (:func:`filters.bound`); nested JSON strings too,
+    """The payload with every string bounded (:func:`bounds.bound`); nested JSON strings too,
     since the adapters read some payloads' fields from JSON inside a string."""
-    from memcli.capture import filters
+    from memcli.capture import bounds
 
     if isinstance(value, str):
-        if len(value) > filters.BOUND_CHARS and value[:1] in ("{", "["):
+        if len(value) > bounds.BOUND_CHARS and value[:1] in ("{", "["):
             try:
                 return fastjson.dumps(_bounded(fastjson.loads(value)))
             except (ValueError, RecursionError):
                 pass
-        return filters.bound(value)
+        return bounds.bound(value)
     if isinstance(value, dict):
         return {k: _bounded(v) for k, v in value.items()}
     if isinstance(value, list):

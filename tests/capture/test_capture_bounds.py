@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memcli.capture import filters
+from memcli.capture import bounds
 
 KEY_LINES = [
     "MIIEowIBAAKCAQEA7bq98vLwmhsXz0ELpOe0KOd9Zq5mXyG1yFqNQz3RzTn0k4vN",
@@ -127,8 +127,8 @@ def test_bound_cuts_a_key_so_that_its_rest_is_never_kept() -> None:
     head = "".join(f"line {n}\n" for n in range(3000))
     key_start = len(head) - 40
     text = head[:key_start] + "\n" + PRIVATE_KEY + "\n" + head * 20
-    bounded = filters.bound(text, 20_000)
+    bounded = bounds.bound(text, 20_000)
     assert len(bounded) < 21_000
     assert "characters cut" in bounded
     assert KEY_LINES[-1] not in bounded.split("characters cut")[1]
-    assert filters.bound("short") == "short"
+    assert bounds.bound("short") == "short"
