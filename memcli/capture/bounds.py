@@ -13,6 +13,8 @@ BOUND_CHARS = 24_000
 BOUND_HEAD = 6_000
 BOUND_MIDDLE_LINES = 40  # error-like lines kept from what `bound` cuts
 _BOUND_WORDS = ("error", "fail", "exception", "traceback", "fatal", "panic")
+
+
 def bound(text: str, limit: int = BOUND_CHARS) -> str:
     """A text of at most about ``limit`` characters, before any other work looks at it.
 
