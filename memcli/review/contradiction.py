@@ -94,11 +94,14 @@ def compare(a: Statement, b: Statement) -> str | None:
 
 def among(items: Iterable[Item], new_ids: set[str] | None = None) -> list[Contradiction]:
     """Contradicting pairs of decisions; with ``new_ids``, only pairs that involve one of them
-    (the newer of the two reported first)."""
+    (the newer of the two reported first), and every such pair (the caller passes few
+    decisions); without, each decision meets at most :data:`similar.MAX_PARTNERS` alike ones
+    through one word, which keeps a whole store's pairing linear."""
     decisions = [i for i in items if i.kind == "decision"]
     statements: dict[int, Statement] = {}
     found: list[Contradiction] = []
-    for a, b, score in similar.pairs(decisions, SIMILAR):
+    partners = None if new_ids is not None else similar.MAX_PARTNERS
+    for a, b, score in similar.pairs(decisions, SIMILAR, partners):
         if similar.linked(a, b):
             continue
         if new_ids is not None and a.id not in new_ids and b.id not in new_ids:

@@ -55,17 +55,23 @@ def shapes(item: Item) -> tuple[set[str], set[str]]:
     return text.words(item.title), text.words(f"{item.title}\n{first}")
 
 
-def pairs(items: Iterable[Item], threshold: float) -> Iterator[tuple[Item, Item, float]]:
-    """Every pair in one kind and scope whose similarity is at least ``threshold``."""
+def pairs(
+    items: Iterable[Item], threshold: float, partners: int | None = MAX_PARTNERS
+) -> Iterator[tuple[Item, Item, float]]:
+    """Every pair in one kind and scope whose similarity is at least ``threshold``; with
+    ``partners``, each item meets at most that many earlier items through one word (None:
+    every pair, for a few items such as the ones a diff reads)."""
     groups: dict[tuple[str, str, str], list[Item]] = defaultdict(list)
     for item in items:
         groups[group_key(item)].append(item)
     for members in groups.values():
         if len(members) > 1:
-            yield from _group_pairs(members, threshold)
+            yield from _group_pairs(members, threshold, partners)
 
 
-def _group_pairs(items: list[Item], threshold: float) -> Iterator[tuple[Item, Item, float]]:
+def _group_pairs(
+    items: list[Item], threshold: float, partners: int | None
+) -> Iterator[tuple[Item, Item, float]]:
     shaped = [shapes(item) for item in items]
     frequency: Counter[str] = Counter()
     for title, shape in shaped:
@@ -77,7 +83,7 @@ def _group_pairs(items: list[Item], threshold: float) -> Iterator[tuple[Item, It
             words = sorted(sets[which], key=lambda w: (frequency[w], w))
             keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
             for word in words[: max(keep, 0)]:
-                for other in postings[word][-MAX_PARTNERS:]:
+                for other in postings[word][-partners:] if partners else postings[word]:
                     candidates.add((other, number))
                 postings[word].append(number)
     for i, j in sorted(candidates):
