@@ -18,6 +18,7 @@ def main() -> int:
         "retrieval_bench.py",
         "compact_bench.py",
         "scale_bench.py",
+        "quality_bench.py",
     ):
         path = HERE / script
         if not path.exists():

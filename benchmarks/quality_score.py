@@ -1,0 +1,101 @@
+"""Gold lessons and how memory items are scored against them.
+
+A lesson is a list of keyword groups; it matches a text when every group has at least one
+alternative in it, case-insensitive, at word boundaries (so `gh` does not match `github`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    kind: str
+    keywords: tuple[tuple[str, ...], ...]
+
+
+@dataclass
+class Score:
+    """One session's numbers for one mem version."""
+
+    lessons: int
+    items: int = 0
+    from_items: int = 0  # lessons matched by some item
+    with_checkpoint: int = 0  # lessons matched by an item or by what the Stop hook showed
+    unmatched_items: int = 0  # items that match no lesson
+    imported_items: int = 0
+    from_import: int | None = None  # None: no import format for this session
+    matched: tuple[str, ...] = ()
+    matched_with_checkpoint: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {key: list(v) if isinstance(v, tuple) else v for key, v in self.__dict__.items()}
+
+
+def load_gold(path: Path) -> list[Lesson]:
+    data = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
+    return [
+        Lesson(
+            str(entry["id"]),
+            str(entry.get("kind", "")),
+            tuple(tuple(str(word) for word in group) for group in entry["keywords"]),
+        )
+        for entry in data.get("lessons", [])
+    ]
+
+
+@cache
+def _pattern(word: str) -> re.Pattern[str]:
+    start = r"(?<!\w)" if word[:1].isalnum() or word[:1] == "_" else ""
+    end = r"(?!\w)" if word[-1:].isalnum() or word[-1:] == "_" else ""
+    return re.compile(start + re.escape(word) + end, re.IGNORECASE)
+
+
+def matches(lesson: Lesson, text: str) -> bool:
+    return all(any(_pattern(word).search(text) for word in group) for group in lesson.keywords)
+
+
+def item_text(item: dict[str, Any]) -> str:
+    tags = item.get("tags") or []
+    words = " ".join(str(t) for t in tags) if isinstance(tags, list) else str(tags)
+    return f"{item.get('title', '')}\n{item.get('body', '')}\n{words}"
+
+
+def read_items(store: Path) -> list[dict[str, Any]]:
+    """Every item file under `.memory/items/` (unreadable files are skipped)."""
+    yaml = YAML(typ="safe")
+    items = []
+    for path in sorted((store / "items").glob("**/*.yaml")):
+        try:
+            data = yaml.load(path.read_text(encoding="utf-8"))
+        except Exception:  # noqa: BLE001 - a broken item counts as no item
+            continue
+        if isinstance(data, dict):
+            items.append(data)
+    return items
+
+
+def score(lessons: list[Lesson], items: list[str], shown: list[str]) -> Score:
+    """Score item texts, and item texts plus the texts the hooks showed the model."""
+    from_items = [lesson.id for lesson in lessons if any(matches(lesson, t) for t in items)]
+    with_shown = [
+        lesson.id for lesson in lessons if any(matches(lesson, t) for t in [*items, *shown])
+    ]
+    unmatched = sum(1 for t in items if not any(matches(lesson, t) for lesson in lessons))
+    return Score(
+        lessons=len(lessons),
+        items=len(items),
+        from_items=len(from_items),
+        with_checkpoint=len(with_shown),
+        unmatched_items=unmatched,
+        matched=tuple(from_items),
+        matched_with_checkpoint=tuple(with_shown),
+    )
