@@ -196,10 +196,27 @@ def replay(session: Path, work: Path, env: dict[str, str]) -> dict[str, Any]:
     compact_until_done(repo, env)
     return {
         "items": read_items(repo / ".memory"),
+        "leaks": leaked_files(repo / ".memory"),
         "reasons": reasons,
         "stops": stops,
         "blocks_when_active": blocks_when_active,
     }
+
+
+def leaked_files(store: Path) -> list[str]:
+    """Files under `.memory/` holding text this checkout's masking would still mask."""
+    try:
+        from memcli.capture.masking import mask
+    except ImportError:  # pragma: no cover - the bench runs in the project's venv
+        return []
+    leaks = []
+    for path in sorted(p for p in store.rglob("*") if p.is_file()):
+        if path.name == "regex.cache" or "index" in path.relative_to(store).parts:
+            continue  # compiled masking rules and the search index, not captured text
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if mask(text, mask_emails=False) != text:
+            leaks.append(str(path.relative_to(store)))
+    return leaks
 
 
 def import_items(session: Path, work: Path, env: dict[str, str]) -> list[dict[str, Any]] | None:
@@ -245,6 +262,7 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
         "blocks_when_stop_hook_active": replayed["blocks_when_active"],
         "titles": [str(item.get("title", "")) for item in replayed["items"]],
         "reasons": replayed["reasons"],
+        "files_with_secrets": replayed["leaks"],
         "imported_titles": [str(i.get("title", "")) for i in imported or []],
     }
     return result, detail
@@ -324,7 +342,8 @@ def main() -> int:
             print(
                 f"{name} [{label}]: {result.items} items, recall {result.from_items}/"
                 f"{result.lessons}, +checkpoint {result.with_checkpoint}, import "
-                f"{result.from_import}, {detail['seconds']} s",
+                f"{result.from_import}, {len(detail['files_with_secrets'])} files with secrets, "
+                f"{detail['seconds']} s",
                 flush=True,
             )
     print()
