@@ -81,8 +81,9 @@ def baseline_bin(commit: str) -> Path | None:
         [str(venv / "bin" / "python"), "-m", "compileall", "-q", str(source / "memcli")],
     ]
     for step in steps:
-        if subprocess.run(step, check=False).returncode != 0:
-            print(f"baseline skipped: {' '.join(step[:4])} failed")
+        done = subprocess.run(step, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            print(f"baseline skipped: {' '.join(step[:4])} failed: {done.stderr.strip()[-500:]}")
             return None
     stamp.touch()
     return venv / "bin"
@@ -203,10 +204,18 @@ def replay(session: Path, work: Path, env: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def leaked_files(store: Path) -> list[str]:
-    """Files under `.memory/` holding text this checkout's masking would still mask."""
+def _record(line: str) -> Any:
     try:
-        from memcli.capture.masking import mask
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def leaked_files(store: Path) -> list[str]:
+    """Files under `.memory/` holding a value this checkout's masking would still mask (JSON
+    lines are masked value by value, as capture writes them; other files as text)."""
+    try:
+        from memcli.capture.masking import mask, mask_obj
     except ImportError:  # pragma: no cover - the bench runs in the project's venv
         return []
     leaks = []
@@ -214,7 +223,12 @@ def leaked_files(store: Path) -> list[str]:
         if path.name == "regex.cache" or "index" in path.relative_to(store).parts:
             continue  # compiled masking rules and the search index, not captured text
         text = path.read_text(encoding="utf-8", errors="replace")
-        if mask(text, mask_emails=False) != text:
+        if path.suffix == ".jsonl":
+            values = [_record(line) for line in text.splitlines()]
+            leaked = any(mask_obj(v, mask_emails=False) != v for v in values if v is not None)
+        else:
+            leaked = mask(text, mask_emails=False) != text
+        if leaked:
             leaks.append(str(path.relative_to(store)))
     return leaks
 
