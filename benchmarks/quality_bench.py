@@ -282,6 +282,18 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
     return result, detail
 
 
+def by_kind(scores: list[Score]) -> dict[str, list[int]]:
+    """Per lesson kind: [lessons, matched by items, matched with the checkpoint]."""
+    counts: dict[str, list[int]] = {}
+    for s in scores:
+        for lesson, kind in s.kinds:
+            row = counts.setdefault(kind, [0, 0, 0])
+            row[0] += 1
+            row[1] += lesson in s.matched
+            row[2] += lesson in s.matched_with_checkpoint
+    return dict(sorted(counts.items()))
+
+
 def totals(scores: list[Score]) -> dict[str, Any]:
     items = sum(s.items for s in scores)
     unmatched = sum(s.unmatched_items for s in scores)
@@ -296,6 +308,7 @@ def totals(scores: list[Score]) -> dict[str, Any]:
         "import_lessons": sum(s.lessons for s in importable),
         "from_import": sum(s.from_import or 0 for s in importable),
         "imported_items": sum(s.imported_items for s in importable),
+        "by_kind": by_kind(scores),
     }
 
 
@@ -371,6 +384,8 @@ def main() -> int:
             f"{t['unmatched_items']}/{t['items']} ({share}), import "
             f"{t['from_import']}/{t['import_lessons']} ({t['imported_items']} items)"
         )
+        kinds = ", ".join(f"{k} {r[1]}/{r[0]} ({r[2]})" for k, r in t["by_kind"].items())
+        print(f"  by kind, items (with checkpoint): {kinds}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report = {
         "versions": {label: str(path) for label, path in versions.items()},

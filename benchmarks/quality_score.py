@@ -35,9 +35,14 @@ class Score:
     from_import: int | None = None  # None: no import format for this session
     matched: tuple[str, ...] = ()
     matched_with_checkpoint: tuple[str, ...] = ()
+    kinds: tuple[tuple[str, str], ...] = ()  # (lesson id, kind) of every lesson
 
     def as_json(self) -> dict[str, Any]:
-        return {key: list(v) if isinstance(v, tuple) else v for key, v in self.__dict__.items()}
+        return {
+            key: list(v) if isinstance(v, tuple) else v
+            for key, v in self.__dict__.items()
+            if key != "kinds"
+        }
 
 
 def load_gold(path: Path) -> list[Lesson]:
@@ -98,4 +103,5 @@ def score(lessons: list[Lesson], items: list[str], shown: list[str]) -> Score:
         unmatched_items=unmatched,
         matched=tuple(from_items),
         matched_with_checkpoint=tuple(with_shown),
+        kinds=tuple((lesson.id, lesson.kind) for lesson in lessons),
     )
