@@ -3,11 +3,13 @@
 A Claude Code transcript (one JSON object a line) is walked in order: a prompt the user typed
 gives `UserPromptSubmit`, every tool call whose result comes back gives `PostToolUse` (or
 `PostToolUseFailure` when the result is an error; sub-agent calls included, as Claude Code fires
-hooks for them too), the end of every turn that was not interrupted gives `Stop` with the last
-thing the assistant said, and the session is framed by `SessionStart` and `SessionEnd`. Each
-event carries how many transcript lines exist when it fires, so the replay can grow the
-transcript file as Claude Code does. An OpenHands trajectory is first rewritten as
-Claude-Code-shaped transcript lines (Bash, Write, Edit, Read), then walked the same way.
+hooks for them too; nothing for a call the user turned down, which never ran), the end of every
+turn that was not interrupted gives `Stop` with the last thing the assistant said (a turn ends
+at the next prompt, slash command or task notification), and `SessionStart` and `SessionEnd`
+frame the session. Each event carries how many transcript lines exist when it fires, so the
+replay can grow the transcript file as Claude Code does. An OpenHands trajectory is first
+rewritten as Claude-Code-shaped transcript lines (Bash, Write, Edit, Read), then walked the
+same way.
 """
 
 from __future__ import annotations
@@ -18,37 +20,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# Slash commands Claude Code handles itself: they never reach the model as a prompt.
-LOCAL_COMMANDS = frozenset(
-    {
-        "agents",
-        "chrome",
-        "clear",
-        "compact",
-        "config",
-        "context",
-        "cost",
-        "doctor",
-        "exit",
-        "help",
-        "hooks",
-        "ide",
-        "login",
-        "logout",
-        "mcp",
-        "memory",
-        "model",
-        "permissions",
-        "plugin",
-        "resume",
-        "status",
-        "statusline",
-        "terminal-setup",
-        "usage",
-    }
+SYSTEM_PREFIXES = (
+    "<local-command-",
+    "<task-notification>",
+    "<system-reminder>",
+    "<command-",  # a slash command's wrapper: Claude Code submits no prompt for it
+    "Caveat: The messages below",
+    "Stop hook feedback:",
+    "SubagentStop hook feedback:",
 )
-SYSTEM_PREFIXES = ("<local-command-", "<task-notification>", "Caveat: The messages below")
 INTERRUPTED = "[Request interrupted by user"
+# A call the user turned down never ran, and no hook fired for it.
+REJECTED = (
+    "The user doesn't want to proceed with this tool use",
+    "The user doesn't want to take this action right now",
+)
 
 
 @dataclass(frozen=True)
@@ -95,14 +81,6 @@ def _typed_prompt(record: dict[str, Any]) -> str | None:
     said = _text(content).strip()
     if not said or said.startswith(SYSTEM_PREFIXES):
         return None
-    if "<command-name>" in said:
-        name = said.split("<command-name>", 1)[1].split("<", 1)[0].strip().lstrip("/")
-        if name in LOCAL_COMMANDS:
-            return None
-        args = (
-            said.split("<command-args>", 1)[1].split("<", 1)[0] if "<command-args>" in said else ""
-        )
-        return f"/{name} {args}".strip()
     return said
 
 
@@ -136,7 +114,8 @@ def hook_steps(
             in_turn = False  # Claude Code runs no Stop hook for an interrupted turn
             continue
         prompt = _typed_prompt(record)
-        if prompt is not None or said.startswith("<task-notification>"):
+        new_turn = said.startswith(("<task-notification>", "<command-"))
+        if prompt is not None or (new_turn and not record.get("isSidechain")):
             if in_turn:
                 stop(number)
             last_said, in_turn = "", True
@@ -145,7 +124,9 @@ def hook_steps(
             steps.append(Step(number + 1, {**payload, "permission_mode": "default"}))
         for block in blocks:
             if block.get("type") == "tool_result" and str(block.get("tool_use_id")) in calls:
-                steps.append(Step(number + 1, _tool_payload(base, record, block, calls)))
+                tool = _tool_payload(base, record, block, calls)
+                if tool is not None:
+                    steps.append(Step(number + 1, tool))
     if in_turn:
         stop(len(records))
     steps.append(Step(len(records), {**base, "hook_event_name": "SessionEnd", "reason": "other"}))
@@ -154,16 +135,22 @@ def hook_steps(
 
 def _tool_payload(
     base: dict[str, Any], record: dict[str, Any], block: dict[str, Any], calls: dict[str, Any]
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     tool_id = str(block.get("tool_use_id"))
     name, tool_input = calls.pop(tool_id)
     payload = {**base, "tool_name": name, "tool_input": tool_input, "tool_use_id": tool_id}
-    if block.get("is_error"):
-        error = _text(block.get("content"))
-        return {**payload, "hook_event_name": "PostToolUseFailure", "error": error}
+    said = _text(block.get("content"))
     response = record.get("toolUseResult")
+    if block.get("is_error"):
+        if said.startswith(REJECTED):
+            return None
+        interrupted = said.startswith(INTERRUPTED) or (
+            isinstance(response, dict) and response.get("interrupted") is True
+        )
+        failure = {"hook_event_name": "PostToolUseFailure", "error": said}
+        return {**payload, **failure, "is_interrupt": interrupted}
     if not isinstance(response, dict):
-        response = {"content": _text(block.get("content"))}
+        response = {"stdout": said} if name.lower() == "bash" else {"content": said}
     return {**payload, "hook_event_name": "PostToolUse", "tool_response": response}
 
 
