@@ -19,6 +19,7 @@ def main() -> int:
         "compact_bench.py",
         "scale_bench.py",
         "quality_bench.py",
+        "store_bench.py",
     ):
         path = HERE / script
         if not path.exists():

@@ -54,13 +54,13 @@ def main() -> int:
 
 
 def _dispatch(argv: list[str]) -> int:
-    if argv and argv[0] in ("index", "recall", "search"):
+    if argv and argv[0] in ("index", "recall", "search", "reindex"):
         from memcli.cli import fastpath
 
         fast = fastpath.run(argv[0], argv[1:])
         if fast is not None:
             return fast
-        if argv[0] != "search" and not {"--help", "-h"} & set(argv):
+        if argv[0] in ("index", "recall") and not {"--help", "-h"} & set(argv):
             return fastpath.refuse(argv[0], argv[1:])
     from memcli.cli.app import run as run_cli
 

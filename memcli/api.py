@@ -276,12 +276,18 @@ class Memory:
     # reporting
 
     def stats(self) -> dict[str, Any]:
+        from memcli import itemcache
         from memcli.capture import buffer
 
-        items = self.items()
+        snapshot = itemcache.load(self.paths)
+        try:
+            items = snapshot.items()
+            self.warnings.extend(snapshot.problems())
+        finally:
+            snapshot.save()
         summary = summarize(items)
-        summary["store_bytes"] = self.store.size_bytes()
-        summary["files"] = len(self.store.files())
+        summary["store_bytes"] = sum(s[1] for s in snapshot.stats.values() if s is not None)
+        summary["files"] = len(snapshot.names)
         summary["broken_files"] = len({problem.path for problem in self.warnings})
         summary["sessions"] = (
             len(list(self.paths.sessions.glob("*.yaml"))) if self.paths.sessions.is_dir() else 0

@@ -77,9 +77,9 @@ def load(paths: StorePaths) -> dict[str, Any]:
     if not paths.config.is_file():
         settings = copy.deepcopy(DEFAULTS)
     else:
-        from memcli import yamlio
+        from memcli import yamlread
 
-        doc, problem = yamlio.read(paths.config)
+        doc, problem = yamlread.read(paths.config)
         if problem is not None:
             raise MemError(str(problem))
         assert doc is not None
@@ -102,9 +102,9 @@ def untrusted_settings(paths: StorePaths) -> list[Problem]:
     `mem lint` and `mem prune --check` fail on them (a stranger's pull request may add one)."""
     if not paths.config.is_file():
         return []
-    from memcli import yamlio
+    from memcli import yamlread
 
-    doc, problem = yamlio.read(paths.config)
+    doc, problem = yamlread.read(paths.config)
     if doc is None or problem is not None:
         return []  # reported by load()
     data = doc.plain()

@@ -35,43 +35,54 @@ class ItemStore:
     def files(self) -> list[Path]:
         if untrusted.is_link(self.paths.items) or not self.paths.items.is_dir():
             return []  # a linked items/ is never followed; lint() reports it
-        return sorted(
-            p
-            for p in self.paths.items.iterdir()
-            if p.suffix in (".yaml", ".yml") and not p.name.startswith(".")
+        folder = self.paths.items
+        names = sorted(  # sorting names, not Paths: pathlib's comparison is 10x slower
+            n for n in os.listdir(folder) if n.endswith((".yaml", ".yml")) and not n.startswith(".")
         )
+        return [folder / n for n in names]
 
     def read(self, path: Path) -> tuple[Item | None, list[Problem]]:
         """One item file: the item, or the problems that keep it from being one."""
-        from memcli import yamlio
+        try:
+            data = untrusted.read_bytes(path)
+        except untrusted.Unreadable as exc:
+            return None, [Problem(self.display(path), 1, "(file)", str(exc))]
+        item_data, problems = self.parse_bytes(path, data)
+        return (Item.from_dict(item_data) if item_data is not None else None), problems
+
+    def parse_bytes(self, path: Path, data: bytes) -> tuple[dict[str, Any] | None, list[Problem]]:
+        """An item file's validated mapping from its bytes, or the problems with it."""
+        from memcli import yamlread
 
         shown = self.display(path)
         try:
-            doc, problem = yamlio.read(path)
-        except OSError as exc:
-            return None, [Problem(shown, 1, "(file)", exc.strerror or str(exc))]
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return None, [Problem(shown, 1, "(file)", f"not UTF-8 text ({exc.reason})")]
+        doc, problem = yamlread.parse(text, shown)
         if problem is not None:
-            return None, [Problem(shown, problem.line, problem.field, problem.message)]
+            return None, [problem]
         assert doc is not None
-        data = doc.plain()
-        problems = model.validate(data, shown, doc.line_of)
-        if not problems and data.get("id") != path.stem:
+        plain = doc.plain()
+        problems = model.validate(plain, shown, doc.line_of)
+        if not problems and plain.get("id") != path.stem:
             problems.append(
                 Problem(shown, doc.line_of("id"), "id", f"does not match the file name {path.name}")
             )
         if problems:
             return None, problems
-        return Item.from_dict(data), []
+        return plain, []
 
     def load_all(self) -> tuple[list[Item], list[Problem]]:
-        items: list[Item] = []
-        problems: list[Problem] = []
-        for path in self.files():
-            item, found = self.read(path)
-            problems.extend(found)
-            if item is not None:
-                items.append(item)
-        return items, problems
+        """Every item and every problem, through the parse cache (only changed files are
+        read; see :mod:`memcli.itemcache`)."""
+        from memcli import itemcache
+
+        snapshot = itemcache.load(self.paths)
+        try:
+            return snapshot.items(), snapshot.problems()
+        finally:
+            snapshot.save()
 
     def lint(self) -> list[Problem]:
         """Every problem in every item file, plus ids used by more than one file."""
@@ -154,13 +165,20 @@ class ItemStore:
 
     def display(self, path: Path) -> str:
         """A path relative to the repository root, as messages show it."""
+        text, root = str(path), str(self.paths.root)
+        if text.startswith(root + os.sep):
+            return text[len(root) + 1 :]
         try:
             return str(path.relative_to(self.paths.root))
         except ValueError:
             return str(path)
 
     def size_bytes(self) -> int:
-        return sum(os.path.getsize(p) for p in self.files())
+        """Bytes of the regular item files (a link is never followed)."""
+        from memcli import itemcache
+
+        _names, stats = itemcache.scan(os.fspath(self.paths.items))
+        return sum(s[1] for s in stats.values() if s is not None)
 
 
 def summarize(items: list[Item]) -> dict[str, Any]:

@@ -14,6 +14,8 @@ import stat
 # An item is a few hundred bytes to a few kilobytes; even a long session summary or a config
 # with many patterns stays far below this.
 MAX_FILE_BYTES = 1_000_000
+# Items and settings are a few levels deep; a committed YAML file nested deeper is hostile.
+MAX_YAML_DEPTH = 32
 
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block the open
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

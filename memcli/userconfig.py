@@ -32,12 +32,12 @@ def path() -> Path:
 
 def load() -> dict[str, Any]:
     """The user's settings over :data:`USER_DEFAULTS`; a broken file is a MemError naming it."""
-    from memcli import yamlio
+    from memcli import yamlread
 
     file = path()
     if not file.is_file():
         return copy.deepcopy(USER_DEFAULTS)
-    doc, problem = yamlio.read(file)
+    doc, problem = yamlread.read(file)
     if problem is not None:
         raise MemError(str(problem))
     assert doc is not None

@@ -22,8 +22,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarStri
 from memcli import timeutil, untrusted
 from memcli.model import Problem
 
-# Items and settings are a few levels deep; a committed file nested deeper is hostile.
-MAX_DEPTH = 32
+MAX_DEPTH = untrusted.MAX_YAML_DEPTH
 
 
 class _NoAliasComposer(Composer):

@@ -13,6 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "memcli"
 HEAVY_OWNERS = {
     "ruamel": {"yamlio.py"},
+    "yaml": {"yamlread.py"},
     "git": {"gitlayer.py", "gitrepo.py"},
     "sklearn": set(),
     "numpy": set(),

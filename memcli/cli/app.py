@@ -79,10 +79,20 @@ app.add_typer(hooks.app)
 
 def run(argv: list[str]) -> int:
     """Run the CLI with ``argv``; returns the exit code (click handles usage errors: 2)."""
+    import sys
+
+    from memcli import progress
+    from memcli.cli import progress_bar
+
     command = typer.main.get_command(app)
+    bar = progress_bar.install(argv, sys.stderr.isatty())
     try:
         command.main(args=argv, prog_name="mem", standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
+    finally:
+        if bar is not None:
+            bar.stop()
+            progress.install(None)
     return 0

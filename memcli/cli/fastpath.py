@@ -1,4 +1,5 @@
-"""The light dispatcher: `mem index`, `mem recall` and `mem search` without importing Typer.
+"""The light dispatcher: `mem index`, `mem recall`, `mem search` and `mem reindex` without
+importing Typer.
 
 Typer and Rich cost several times a bare Python start; these commands run at every session
 start and prompt, and search is measured against a one-shot SQLite script. The parser here
@@ -19,6 +20,7 @@ FLAGS = {
         "--strict": bool,
     },
     "recall": {"--budget": int, "--agent": str, "--strict": bool},
+    "reindex": {},
     "search": {
         "--limit": int,
         "--kind": str,
@@ -106,6 +108,17 @@ def run(command: str, args: list[str]) -> int | None:
         )
     if positional:
         return None
+    if command == "reindex":
+        import sys
+
+        from memcli.cli import progress_bar
+
+        bar = progress_bar.install([command], sys.stderr.isatty())
+        try:
+            return cmds.run_reindex()
+        finally:
+            if bar is not None:
+                bar.stop()
     if command == "index":
         return cmds.run_index(
             number("--budget"),

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from memcli.cli.common import handle_errors, is_terminal, open_memory, print_json, show_warnings
+from memcli import progress
+from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
 from memcli.errors import MemError
 
 if TYPE_CHECKING:
@@ -41,12 +42,8 @@ def import_(
         result = compaction.import_jsonl(memory, paths[0])
         for path in paths[1:]:
             result = _sum(result, compaction.import_jsonl(memory, path))
-    elif is_terminal() and not as_json:
-        result = _with_progress(
-            lambda progress: compaction.import_transcripts(memory, paths, fmt, progress)
-        )
     else:
-        result = compaction.import_transcripts(memory, paths, fmt)
+        result = compaction.import_transcripts(memory, paths, fmt, _report_transcripts)
     show_warnings(memory)
     shown = str(paths[0]) if len(paths) == 1 else f"{len(paths)} paths"
     summary = {
@@ -76,13 +73,5 @@ def _sum(first: ImportResult, second: ImportResult) -> ImportResult:
     return first
 
 
-def _with_progress(work: Any) -> Any:
-    from rich.progress import Progress
-
-    with Progress(transient=True) as bar:
-        task = bar.add_task("importing transcripts", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        return work(progress)
+def _report_transcripts(done: int, total: int) -> None:
+    progress.report("importing transcripts", done, total)  # a bar only in a terminal

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,12 @@ from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError
 from memcli.paths import StorePaths, find_repo_root, require_store
 
 FORMATS = ("text", "json", "claude")
+STARTED = time.monotonic()
+# The SessionStart hook runs with a 10 s timeout. A cold index of a large store (a fresh
+# clone) may take longer: item files are read until this many seconds after start, the
+# answer comes from those, and the index is finished in the background. The rest of the
+# budget covers tokenizing what was read, ranking and start-up under load.
+INDEX_ANSWER_SECONDS = 4.5
 AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot")
 
 
@@ -96,8 +103,17 @@ def run_index(
 
         root = require_store()
         _compact_stale_sessions(root)
-        layer = layer1.layer1_index(root, budget, project=project, all_projects=all_projects)
-        hook_text = layer1.for_hook(layer) if layer.entries else ""  # nothing: stay silent
+        seconds = float(os.environ.get("MEM_INDEX_SECONDS", INDEX_ANSWER_SECONDS))
+        deadline = STARTED + seconds if not strict or "MEM_INDEX_SECONDS" in os.environ else None
+        layer = layer1.layer1_index(
+            root, budget, project=project, all_projects=all_projects, deadline=deadline
+        )
+        if layer.pending:
+            from memcli.retrieval import background
+
+            background.spawn_detached(StorePaths(root))
+        # Nothing to inject: stay silent; but say so when the index is still being built.
+        hook_text = layer1.for_hook(layer) if layer.entries or layer.pending else ""
         if agent == "cursor":
             out = json.dumps({"additional_context": hook_text}) if hook_text else ""
         elif agent in ("claude-code", "codex", "gemini") or fmt == "claude":

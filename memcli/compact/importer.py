@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli import __version__, ids, model, timeutil, untrusted
+from memcli import __version__, ids, model, progress, timeutil, untrusted
 from memcli.compact import fastyaml, text
 from memcli.errors import MemError
 from memcli.model import Item
@@ -68,6 +68,8 @@ def import_jsonl(memory: Memory, path: Path) -> ImportResult:
     result = ImportResult()
     items: dict[str, tuple[int, Item, bool]] = {}
     for number, line in enumerate(lines, 1):
+        if number % 256 == 0:
+            progress.report("reading items", number, len(lines))
         if not line.strip():
             continue
         where = f"{path}:{number}"
@@ -80,7 +82,9 @@ def import_jsonl(memory: Memory, path: Path) -> ImportResult:
     folder = memory.paths.items
     folder.mkdir(parents=True, exist_ok=True)
     present = set(os.listdir(folder))
-    for _number, item, dated in items.values():
+    for count, (_number, item, dated) in enumerate(items.values()):
+        if count % 256 == 0:
+            progress.report("writing item files", count, len(items))
         _write(memory, item, dated, present, result)
         result.ids.append(item.id)
     if result.added:

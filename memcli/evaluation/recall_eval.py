@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memcli import progress
 from memcli.errors import MemError
 
 DEFAULT_KS = (1, 5, 10)
@@ -180,7 +181,8 @@ def evaluate(
 
     def run_all(index: loader.LoadedIndex) -> list[list[str]]:
         ranked = []
-        for labelled in queries:
+        for number, labelled in enumerate(queries):
+            progress.report("running queries", number, len(queries))
             outcome = search.rank(index, ctx, tokenize.Query(labelled.query), depth)
             ranked.append([r.id for r in outcome.results])
         return ranked

@@ -159,10 +159,10 @@ def _from_buffer(record: dict[str, Any]) -> Observation | None:
 
 
 def _summary(path: Path) -> dict[str, Any]:
-    from memcli import yamlio
+    from memcli import yamlread
 
     try:
-        doc, _problem = yamlio.read(path)
+        doc, _problem = yamlread.read(path)
     except OSError:
         return {}
     data = doc.plain() if doc is not None else None

@@ -31,15 +31,22 @@ from memcli.retrieval import loader, persisted
 
 T = TypeVar("T")
 
-Identity = tuple[int, int, int]
+Identity = tuple[int, ...]
 
 
 def _identity(path: str) -> Identity | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_ino, st.st_mtime_ns, st.st_size
+    """The index file's identity and its delta's (an edit may rewrite only the delta)."""
+    found: list[int] = []
+    for name in (path, os.path.join(os.path.dirname(path), "delta.bin")):
+        try:
+            st = os.stat(name)
+        except OSError:
+            if name == path:
+                return None
+            found += [0, 0, 0]
+            continue
+        found += [st.st_ino, st.st_mtime_ns, st.st_size]
+    return tuple(found)
 
 
 class IndexCache:

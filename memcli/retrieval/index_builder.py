@@ -7,18 +7,20 @@ over the fields title, body and meta (tags, kind, anchors), and the stored weigh
 frequencies. Everything a query needs goes into one file (:mod:`memcli.retrieval.persisted`)
 that loads with :mod:`marshal` and :mod:`array` alone.
 
-Incremental: ``cache.bin`` keeps, per item file, its stat (mtime, size), its content hash and
-its tokenized record. A rebuild stats every file, reads and hashes only those whose stat
-changed, and parses YAML (about 2 ms a file) only for those whose hash changed. The postings
-are then recomputed from the cached records: BM25's IDF and average lengths are global, and
-recomputing them from counts in memory is cheaper than any bookkeeping that would patch them.
-A cold build of many files parses them in worker processes.
+Incremental: the parse cache (:mod:`memcli.itemcache`, shared with every command that reads
+the store) knows each item file's stat, content hash and parsed data, and keeps this module's
+tokenized record per file beside them. A rebuild tokenizes only files whose content is new;
+the postings are then recomputed from the cached records (BM25's IDF and average lengths are
+global, and recomputing them from counts in memory is cheaper than any bookkeeping that would
+patch them). A file whose stat alone changed (a touch, a racy mtime that settled) rewrites
+only ``files.bin``, never the index. A few changed files go to a delta instead
+(:mod:`memcli.retrieval.delta_builder`).
 
 Why not scikit-learn. The design names it for the index, so it was measured against plain
 Python on the 13,655-item benchmark store (numbers in docs/retrieval.md): from the cached term
 counts, this module computes all postings in 0.35 s; ``DictVectorizer`` plus numpy for the
 same BM25F weights and postings bytes takes 0.38 s, after 1.4 to 2 s to import scikit-learn.
-A cold build is dominated by YAML parsing (about 2 ms a file) and by our tokenizer, a Python
+A cold build is dominated by reading the item files and by our tokenizer, a Python
 callable either way (``TfidfVectorizer(analyzer=tokens)`` spends 0.33 s of its 0.74 s in it),
 and TfidfVectorizer has no field weights and no BM25 saturation. So the build is plain
 Python and neither scikit-learn nor numpy is imported; this module stays their one
@@ -34,22 +36,16 @@ import sys
 import time
 from array import array
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from memcli import timeutil, untrusted
+from memcli import itemcache, progress, timeutil
 from memcli.errors import MemError
 from memcli.model import Item
 from memcli.paths import StorePaths
-from memcli.retrieval import loader, persisted, tokenize
+from memcli.retrieval import bm25, loader, persisted, tokenize
 
-# BM25F parameters. Measured on the pip benchmark the results are flat around these values
-# (recall@5 moves by less than 0.01 for K1 in 0.9..2, title weight in 1.5..4), so these are
-# the textbook ones rather than tuned ones.
-K1 = 1.2
-FIELDS = {"title": (2.0, 0.5), "body": (1.0, 0.75), "meta": (1.5, 0.0)}  # weight, b
-PARALLEL_MIN_FILES = 1000
 TEXT_MAX_CHARS = 4000
 
 # What the cache keeps per item file, as a plain list (marshal loads lists fast): id, kind,
@@ -72,10 +68,9 @@ class BuildReport:
     rewritten: bool = False
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
-
-
-def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    generation: int = 0  # of the index (and delta) written
+    pending: int = 0  # item files left unread at the deadline: the index was not written
+    partial: bytes = b""  # then: an index of the files read so far, for an answer now
 
 
 def record_of(item: Item) -> Record:
@@ -111,161 +106,176 @@ def record_of(item: Item) -> Record:
     ]
 
 
-def _parse(root: str, name: str) -> Record:
-    """Read one item file through the store (validation included) into a record."""
-    from memcli.store import ItemStore
-
-    store = ItemStore(StorePaths(Path(root)))
-    item, problems = store.read(store.paths.items / name)
-    if item is None:
-        return [None, str(problems[0]) if problems else f"{name}: unreadable"]
-    return record_of(item)
+def _record(entry: list[Any]) -> Record:
+    """The index record of a parse-cache entry (see :mod:`memcli.itemcache`)."""
+    data, problems = entry
+    if data is None:
+        return [None, "{}:{}: {}: {}".format(*problems[0]) if problems else "unreadable"]
+    return record_of(Item.from_dict(data))
 
 
-def _parse_chunk(job: tuple[str, list[str]]) -> list[Record]:
-    root, names = job
-    return [_parse(root, name) for name in names]
+def _records_chunk(entries: list[list[Any]]) -> list[Record]:
+    return [_record(entry) for entry in entries]
 
 
-def _parse_all(root: str, names: list[str]) -> list[Record]:
-    workers = min(os.cpu_count() or 1, 8)
-    if len(names) < PARALLEL_MIN_FILES or workers < 2:
-        return [_parse(root, name) for name in names]
-    from concurrent.futures import ProcessPoolExecutor
-
-    size = max(50, len(names) // (workers * 8))
-    jobs = [(root, names[i : i + size]) for i in range(0, len(names), size)]
-    try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            return [record for chunk in pool.map(_parse_chunk, jobs) for record in chunk]
-    except (OSError, RuntimeError):  # no process support here (a sandbox): do it inline
-        return [_parse(root, name) for name in names]
-
-
-def _load_cache(folder: str) -> dict[str, Any]:
-    data = untrusted.read_private(os.path.join(folder, persisted.CACHE_NAME))
-    try:
-        cache = marshal.loads(data) if data else {}
-    except (EOFError, ValueError, TypeError):
-        return {}
-    if not isinstance(cache, dict) or not loader.compatible(cache):
-        return {}
-    return cache
+def _records_all(entries: list[list[Any]]) -> list[Record]:
+    """Records of many entries, inline. Worker processes were measured here (2 cores shared
+    with other work): tokenizing 16,000 items in a pool took 13.2 s against 9.4 s inline,
+    the pickling costing more than the parallel tokenizing saved."""
+    size = 256
+    jobs = [entries[i : i + size] for i in range(0, len(entries), size)]
+    return _reported(map(_records_chunk, jobs), len(entries))
 
 
 class IndexNotWritable(MemError):
     """The index folder cannot be written (a read-only ``local/``, a full disk)."""
 
 
-def build(paths: StorePaths, *, force: bool = False, folder: str | None = None) -> BuildReport:
-    """Bring the index of ``paths`` up to date; ``force`` re-reads every file (`mem reindex`).
-    ``folder``: where the index goes (default ``local/index``)."""
+def _reported(chunks: Iterable[list[Record]], total: int) -> list[Record]:
+    records: list[Record] = []
+    for chunk in chunks:
+        records.extend(chunk)
+        progress.report("indexing item files", len(records), total)
+    return records
+
+
+def build(
+    paths: StorePaths,
+    *,
+    force: bool = False,
+    deadline: float | None = None,
+    scanned: tuple[list[str], list[int], list[int]] | None = None,
+    folder: str | None = None,
+) -> BuildReport:
+    """Bring the index of ``paths`` up to date; ``force`` re-reads and re-parses every file
+    (`mem reindex`), trusting no cache.
+
+    ``deadline`` (a :func:`time.monotonic` value) stops reading item files then: the report
+    says how many are ``pending`` and carries a ``partial`` index of the rest, the work done
+    is kept in the parse cache, and the index file is left as it was
+    (:mod:`memcli.retrieval.background` finishes it). ``scanned``: the caller's scan of the files
+    (names, mtimes, sizes), taken just before. ``folder``: where the index goes (default
+    ``local/index``)."""
     started = time.perf_counter()
     report = BuildReport()
     folder = folder or loader.index_dir(paths)
     items_dir = os.fspath(paths.items)
     scan_ns = time.time_ns()
     stamp = loader.dir_mtime(items_dir)
-    names, mtimes, sizes = loader.scan_items(items_dir)
-    report.scanned = len(names)
     if not force:
-        current = loader.open_file(folder)
+        if scanned is None:
+            scanned = loader.scan_items(items_dir)
+        report.scanned = len(scanned[0])
+        current = loader.open_loaded(folder)
         if current is not None:
             try:
-                unchanged = loader.files_match(current, (names, mtimes, sizes))
-                generation = int(current.header["generation"])
-                report.documents = int(current.header["documents"])
-                report.problems = list(current.load("docs").get("problems", []))
+                if loader.files_match(current, scanned):
+                    loader.write_state(folder, current.generation, stamp, scan_ns)
+                    report.documents, report.problems = current.count, current.problems
+                    report.seconds = time.perf_counter() - started
+                    return report
+                from memcli.retrieval import delta_builder
+
+                small = delta_builder.update(paths, folder, current.file, scanned, scan_ns)
+            except OSError as exc:
+                reason = exc.strerror or exc
+                raise IndexNotWritable(
+                    f"cannot write the search index in {folder}: {reason}"
+                ) from exc
             finally:
                 current.close()
-            if unchanged:
-                loader.write_state(folder, generation, stamp, scan_ns)
-                report.seconds = time.perf_counter() - started
-                return report
-    cache = {} if force else _load_cache(folder)
-    old_files: dict[str, list[Any]] = cache.get("files", {})
-    old_records: dict[str, Record] = cache.get("records", {})
-
-    hashes: list[str] = []
-    for name, mtime, size in zip(names, mtimes, sizes, strict=True):
-        old = old_files.get(name)
-        if old is not None and old[0] == mtime and old[1] == size and mtime >= 0:
-            hashes.append(old[2])
-            continue
-        try:
-            data = untrusted.read_bytes(Path(items_dir, name))
-        except untrusted.Unreadable:
-            data = b""
-        report.hashed += 1
-        hashes.append(content_hash(data))
-
-    records: dict[str, Record] = {}
-    to_parse: list[str] = []
-    for name, digest in zip(names, hashes, strict=True):
-        key = name + "\0" + digest
-        if key in old_records:
-            records[key] = old_records[key]
-        else:
-            to_parse.append(name)
-    parsed = _parse_all(os.fspath(paths.root), to_parse)
-    by_name = dict(zip(names, hashes, strict=True))
-    for name, record in zip(to_parse, parsed, strict=True):
-        records[name + "\0" + by_name[name]] = record
-    report.parsed = len(to_parse)
-    report.added = sum(1 for n in names if n not in old_files)
-    report.removed = sum(1 for n in old_files if n not in by_name)
-    report.changed = sum(1 for n in to_parse if n in old_files)
-
-    # A file written less than RACY_NS before this scan may change again within the same
-    # mtime tick; record no mtime for it so that the next check hashes it again.
-    racy = scan_ns - loader.RACY_NS
-    kept_mtimes = [m if m < racy else -1 for m in mtimes]
-    files_blob = marshal.dumps(
-        [names, array("q", kept_mtimes).tobytes(), array("q", sizes).tobytes()]
-    )
-    ordered = [records[n + "\0" + h] for n, h in zip(names, hashes, strict=True)]
-    report.problems = [r[1] for r in ordered if r[0] is None]
-    report.documents = len(ordered) - len(report.problems)
-    same_content = (
-        not force
-        and report.parsed == 0
-        and report.removed == 0
-        and list(old_files) == names
-        and all(old_files[n][2] == h for n, h in zip(names, hashes, strict=True))
-    )
-    generation = time.time_ns()
-    existing = loader.open_file(folder) if same_content else None
-    if existing is not None:
-        # Only stats changed (a touch, a racy mtime now settled): keep every other section.
-        sections = {
-            name: existing.raw(name) for name in existing.header["sections"] if name != "files"
-        }
-        header = {k: v for k, v in existing.header.items() if k != "sections"}
-        existing.close()
-        sections["files"] = files_blob
-    else:
-        header, sections = _index_sections(ordered, names, hashes, paths)
-        sections["files"] = files_blob
-    header["generation"] = generation
-    cache_files = {
-        n: [m, s, h] for n, m, s, h in zip(names, kept_mtimes, sizes, hashes, strict=True)
-    }
+            if small is not None:
+                loader.write_state(folder, small.generation, stamp, scan_ns)
+                return small  # type: ignore[no-any-return]
+    snapshot = itemcache.load(paths, trust=not force, deadline=deadline)
     try:
-        persisted.write_atomic(
-            os.path.join(folder, persisted.INDEX_NAME), persisted.pack(header, sections)
-        )
-        persisted.write_atomic(
-            os.path.join(folder, persisted.CACHE_NAME),
-            marshal.dumps({**_versions(), "files": cache_files, "records": records}),
-        )
+        names = [n for n in snapshot.names if n in snapshot.hashes]
+        report.scanned = len(snapshot.names)
+        report.hashed, report.parsed = snapshot.read, snapshot.parsed
+        old_records = {} if force else snapshot.old_records()
+        records: dict[str, Record] = {}
+        missing: list[str] = []
+        for name in names:
+            key = snapshot.key(name)
+            if key in old_records:
+                records[key] = old_records[key]
+            else:
+                missing.append(key)
+        by_key = {snapshot.key(n): n for n in names}
+        computed = _records_all([snapshot.entries[by_key[k]] for k in missing])
+        records.update(zip(missing, computed, strict=True))
+        old_names = {k.partition("\0")[0] for k in old_records}
+        report.added = sum(1 for n in names if n not in old_names)
+        present = set(names)
+        report.removed = sum(1 for n in old_names if n not in present)
+        report.changed = sum(1 for k in missing if k.partition("\0")[0] in old_names)
+        snapshot.save(records if (missing or len(records) != len(old_records)) else None)
+    finally:
+        snapshot.close()
+
+    stats = snapshot.stats
+    racy = scan_ns - itemcache.racy_window(stats)
+    kept = [n for n in names if stats.get(n) is not None]
+    files = (
+        kept,
+        [stats[n][0] if stats[n][0] < racy else -1 for n in kept],  # type: ignore[index]
+        [stats[n][1] for n in kept],  # type: ignore[index]
+    )
+    hashes = [snapshot.hashes[n] for n in names]
+    ordered = [records[snapshot.key(n)] for n in names]
+    report.problems = [r[1] for r in ordered if r[0] is None]
+    report.problems += [
+        "{}:{}: {}: {}".format(*entry[1][0])
+        for n in snapshot.names
+        if n not in snapshot.hashes and (entry := snapshot.entries.get(n)) and entry[1]
+    ]
+    report.documents = len(ordered) - sum(1 for r in ordered if r[0] is None)
+    generation = time.time_ns()
+    if snapshot.pending:
+        header, sections = _index_sections(ordered, names, hashes, paths)
+        header["generation"] = generation
+        report.pending, report.partial = snapshot.pending, persisted.pack(header, sections)
+        report.seconds = time.perf_counter() - started
+        return report
+    existing = loader.open_file(folder) if not force and not missing else None
+    same_content = existing is not None and existing.header.get("content") == _content_key(
+        names, hashes
+    )
+    try:
+        if same_content:
+            # Only stats changed (a touch, a racy mtime now settled): the index stands.
+            assert existing is not None
+            generation = int(existing.header["generation"])
+        else:
+            header, sections = _index_sections(ordered, names, hashes, paths)
+            header["generation"] = generation
+            header["content"] = _content_key(names, hashes)
+            persisted.write_atomic(
+                os.path.join(folder, persisted.INDEX_NAME), persisted.pack(header, sections)
+            )
+            report.rewritten = True
+        from memcli.retrieval import delta
+
+        delta.remove(folder)
+        loader.write_files(folder, generation, files)
     except OSError as exc:
         raise IndexNotWritable(
             f"cannot write the search index in {folder}: {exc.strerror or exc}"
         ) from exc
+    finally:
+        if existing is not None:
+            existing.close()
     loader.write_state(folder, generation, stamp, scan_ns)
-    report.rewritten = True
+    report.generation = generation
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _content_key(names: list[str], hashes: list[str]) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for name, value in zip(names, hashes, strict=True):
+        digest.update(f"{name}\0{value}\n".encode())
+    return digest.hexdigest()
 
 
 def _versions() -> dict[str, Any]:
@@ -332,9 +342,11 @@ def _index_sections(
             successors.setdefault(position_of[target], []).append(n)
     docs["successors"] = successors
     docs["problems"] = [r[1] for r in ordered if r[0] is None]
-    vocab_blob, postings_blob = _postings([g[0] for g in good])
+    average = bm25.averages([g[0] for g in good])
+    vocab_blob, postings_blob = _postings([g[0] for g in good], average)
     header = {
         **_versions(),
+        "averages": average,
         "documents": len(good),
         "expiring": any(numbers["expires_ts"]),
         "root": os.fspath(paths.root),
@@ -345,6 +357,7 @@ def _index_sections(
         "order": array("I", order).tobytes(),
         "docs": marshal.dumps(docs),
         "display": marshal.dumps(display),
+        "names": marshal.dumps([display["names"], display["hashes"], docs["problems"]]),
         "numbers": persisted.numbers_blob(numbers),
         "vocab": vocab_blob,
         "postings": postings_blob,
@@ -353,25 +366,12 @@ def _index_sections(
     return header, sections
 
 
-def _postings(good: list[Record]) -> tuple[bytes, bytes]:
+def _postings(good: list[Record], average: list[float]) -> tuple[bytes, bytes]:
     """BM25F weights per term and document, as the vocab and postings sections."""
-    count = len(good) or 1
-    averages = [max(sum(sum(r[13 + f].values()) for r in good) / count, 1e-9) for f in range(3)]
-    (wt, bt), (wb, bb), (wm, bm) = FIELDS["title"], FIELDS["body"], FIELDS["meta"]
     docs: dict[str, list[int]] = {}
     weights: dict[str, list[float]] = {}
     for doc, r in enumerate(good):
-        title, body, meta = r[13], r[14], r[15]
-        nt = wt / (1 - bt + bt * sum(title.values()) / averages[0])
-        nb = wb / (1 - bb + bb * sum(body.values()) / averages[1])
-        nm = wm / (1 - bm + bm * sum(meta.values()) / averages[2])
-        tf: dict[str, float] = {t: c * nt for t, c in title.items()}
-        for t, c in body.items():
-            tf[t] = tf.get(t, 0.0) + c * nb
-        for t, c in meta.items():
-            tf[t] = tf.get(t, 0.0) + c * nm
-        for t, value in tf.items():
-            weight = value * (K1 + 1) / (K1 + value)
+        for t, weight in bm25.weights(r, average).items():
             if t in docs:
                 docs[t].append(doc)
                 weights[t].append(weight)

@@ -88,6 +88,7 @@ class Layer1:
         self.budget = budget
         self.total = total  # items in scope, before the budget cut
         self.scope = scope
+        self.pending = 0  # item files not read yet (a session start that ran out of time)
 
 
 def header(shown: int, total: int) -> str:
@@ -98,13 +99,19 @@ def header(shown: int, total: int) -> str:
     )
 
 
-def fit(lines: list[str], total: int, budget: int) -> tuple[str, int]:
+def pending_note(pending: int) -> str:
+    noun = "file is" if pending == 1 else "files are"
+    return f"Still indexing: {pending} more item {noun} being read in the background."
+
+
+def fit(lines: list[str], total: int, budget: int, pending: int = 0) -> tuple[str, int]:
     """The fenced text of as many of ``lines`` as the budget allows, and how many that is.
 
     An empty text when not even the fences, header and closing line fit.
     """
     # The header for `total` shown is the longest it can be (shown <= total).
-    fixed = len(FENCE_OPEN) + len(header(total, total)) + len(MORE) + len(FENCE_CLOSE) + 4
+    more = MORE if not pending else MORE + "\n" + pending_note(pending)
+    fixed = len(FENCE_OPEN) + len(header(total, total)) + len(more) + len(FENCE_CLOSE) + 4
     fixed += len(RECORD) + 1  # room for the line the hooks add (`for_hook`)
     limit = budget * 4
     if fixed > limit:
@@ -116,7 +123,7 @@ def fit(lines: list[str], total: int, budget: int) -> tuple[str, int]:
             break
         taken.append(line)
         used += len(line) + 1
-    parts = [FENCE_OPEN, header(len(taken), total), *taken, MORE, FENCE_CLOSE]
+    parts = [FENCE_OPEN, header(len(taken), total), *taken, more, FENCE_CLOSE]
     return "\n".join(parts), len(taken)
 
 
@@ -129,17 +136,27 @@ def layer1_index(
     record: bool = True,
     check: str = "auto",
     now: float | None = None,
+    deadline: float | None = None,
 ) -> Layer1:
-    """The Layer-1 index of the store at ``root`` under ``budget_tokens`` (default: config)."""
+    """The Layer-1 index of the store at ``root`` under ``budget_tokens`` (default: config).
+
+    With a ``deadline`` (:func:`time.monotonic`), an index that must be built first is built
+    from as many item files as can be read by then; ``pending`` says how many were not (the
+    caller finishes the index in the background)."""
     paths = StorePaths(Path(root))
     settings = context.load_settings(paths)
     budget = budget_tokens if budget_tokens is not None else _default_budget(settings)
     ctx = context.QueryContext.load(
         paths, project=project, all_projects=all_projects, now=now, settings=settings
     )
-    entries, total = loader.using_index(paths, check, lambda index: _entries(index, ctx, budget))
-    text, shown = fit([e.line for e in entries], total, budget)
+
+    def layer(index: loader.LoadedIndex) -> tuple[list[IndexEntry], int, int]:
+        return (*_entries(index, ctx, budget), index.pending)
+
+    entries, total, pending = loader.using_index(paths, check, layer, deadline)
+    text, shown = fit([e.line for e in entries], total, budget, pending)
     result = Layer1(entries[:shown], text, budget, total, ctx.project)
+    result.pending = pending
     if record:
         usage.append_receipt(
             paths,

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 RACY_NS = 2_000_000_000
 FULL_CHECK_NS = 60_000_000_000
 STATE_NAME = "state.bin"
+FILES_NAME = "files.bin"
 ITEM_SUFFIXES = (".yaml", ".yml")
 
 
@@ -95,6 +96,8 @@ class LoadedIndex:
         self.file = file
         self.header = file.header
         self.count: int = int(self.header["documents"])
+        self.generation: int = int(self.header["generation"])  # with a delta: the delta's
+        self.pending = 0  # item files not read yet: a partial index, answered from in a hurry
         self._docs: dict[str, Any] | None = None
         self._display: dict[str, Any] | None = None
         self._numbers: dict[str, array[float]] | None = None
@@ -197,37 +200,94 @@ def open_file(folder: str) -> persisted.IndexFile | None:
     return file
 
 
-def files_match(file: persisted.IndexFile, scanned: tuple[list[str], list[int], list[int]]) -> bool:
-    names, mtimes, sizes = file.load("files")
+def write_files(
+    folder: str, generation: int, scanned: tuple[list[str], list[int], list[int]]
+) -> None:
+    """What the full check compares (names, mtimes, sizes), beside the index: a file whose
+    stat alone changed rewrites this, not the index."""
+    names, mtimes, sizes = scanned
+    data = [generation, names, array("q", mtimes).tobytes(), array("q", sizes).tobytes()]
+    persisted.write_atomic(os.path.join(folder, FILES_NAME), marshal.dumps(data))
+
+
+def read_files(folder: str, generation: int) -> tuple[list[str], list[int], list[int]] | None:
+    """The names, mtimes and sizes last verified for ``generation``; None if not recorded."""
+    data = untrusted.read_private(os.path.join(folder, FILES_NAME))
+    try:
+        recorded, names, mtimes, sizes = marshal.loads(data or b"")
+    except DAMAGE:
+        return None
+    if recorded != generation:
+        return None
+    return names, list(array("q", mtimes)), list(array("q", sizes))
+
+
+def files_match(index: LoadedIndex, scanned: tuple[list[str], list[int], list[int]]) -> bool:
+    data = untrusted.read_private(os.path.join(os.path.dirname(index.file.path), FILES_NAME))
+    try:
+        generation, names, mtimes, sizes = marshal.loads(data or b"")
+    except DAMAGE:
+        return False
     return bool(
-        names == scanned[0]
+        generation == index.generation
+        and names == scanned[0]
         and mtimes == array("q", scanned[1]).tobytes()
         and sizes == array("q", scanned[2]).tobytes()
     )
 
 
-def using_index(paths: StorePaths, check: str, action: Callable[[LoadedIndex], T]) -> T:
+def open_loaded(folder: str) -> LoadedIndex | None:
+    """The index in ``folder`` with its delta laid over it (if one is current), or None."""
+    file = open_file(folder)
+    if file is None:
+        return None
+    from memcli.retrieval import delta
+
+    found = delta.read(folder, int(file.header["generation"]))
+    if found is None:
+        return LoadedIndex(file)
+    try:
+        index: LoadedIndex = delta.OverlaidIndex(file, found)
+    except (OSError, *DAMAGE):
+        file.close()
+        delta.remove(folder)
+        return open_loaded(folder)
+    index.generation = int(found["generation"])
+    return index
+
+
+def using_index(
+    paths: StorePaths,
+    check: str,
+    action: Callable[[LoadedIndex], T],
+    deadline: float | None = None,
+) -> T:
     """``action(index)`` on a fresh index; an index that turns out damaged while it is read
     (a section that does not unmarshal) is thrown away, rebuilt and read once more."""
-    index = open_index(paths, check=check)
+    index = open_index(paths, check=check, deadline=deadline)
     try:
         return action(index)
     except DAMAGE:
         index.close()
-        try:
-            os.unlink(os.path.join(index_dir(paths), persisted.INDEX_NAME))
-        except OSError:
-            pass
+        for name in (persisted.INDEX_NAME, "delta.bin"):
+            try:
+                os.unlink(os.path.join(index_dir(paths), name))
+            except OSError:
+                pass
         index = open_index(paths, check=check)
         return action(index)
     finally:
         index.close()
 
 
-def open_index(paths: StorePaths, *, check: str = "auto") -> LoadedIndex:
+def open_index(
+    paths: StorePaths, *, check: str = "auto", deadline: float | None = None
+) -> LoadedIndex:
     """The index of ``paths``, verified fresh (``check``: "auto", "full" or "none").
 
-    A missing, damaged, incompatible or stale index is rebuilt (incrementally) first.
+    A missing, damaged, incompatible or stale index is rebuilt (incrementally) first. With a
+    ``deadline`` (:func:`time.monotonic`) a rebuild that cannot read every item file by then
+    answers with an index of the files read so far (``pending`` says how many are left).
     """
     if not paths.memory.is_dir():
         from memcli.errors import MemError
@@ -235,37 +295,43 @@ def open_index(paths: StorePaths, *, check: str = "auto") -> LoadedIndex:
         raise MemError(f"no .memory/ in {paths.root} (run `mem init` first)")
     folder = index_dir(paths)
     items_dir = os.fspath(paths.items)
-    file = open_file(folder)
-    if file is not None and check != "none":
+    index = open_loaded(folder)
+    scanned = None
+    if index is not None and check != "none":
         now = time.time_ns()
         state = _read_state(folder)
         stamp = dir_mtime(items_dir)
         quick = (
             check == "auto"
-            and state.get("generation") == file.header.get("generation")
+            and state.get("generation") == index.generation
             and state.get("dir_mtime_ns") == stamp
             and stamp < int(state.get("verified_ns", 0)) - RACY_NS
             and now - int(state.get("verified_ns", 0)) < FULL_CHECK_NS
         )
         if not quick:
-            if files_match(file, scan_items(items_dir)):
-                write_state(folder, int(file.header["generation"]), stamp, now)
+            scanned = scan_items(items_dir)
+            if files_match(index, scanned):
+                write_state(folder, index.generation, stamp, now)
             else:
-                file.close()
-                file = None
-    if file is None:
+                index.close()
+                index = None
+    if index is None:
         from memcli.retrieval import index_builder
 
         try:
-            index_builder.build(paths)
+            report = index_builder.build(paths, deadline=deadline, scanned=scanned)
         except index_builder.IndexNotWritable:
             return _private_index(paths)
-        file = open_file(folder)
-        if file is None:
+        if report.pending:
+            partial = LoadedIndex(persisted.IndexFile.from_bytes(report.partial))
+            partial.pending = report.pending
+            return partial
+        index = open_loaded(folder)
+        if index is None:
             from memcli.errors import MemError
 
             raise MemError(f"could not read the search index in {folder} after rebuilding it")
-    return LoadedIndex(file)
+    return index
 
 
 def _private_index(paths: StorePaths) -> LoadedIndex:

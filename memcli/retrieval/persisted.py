@@ -4,7 +4,9 @@ Layout: 8 bytes of magic, a 4-byte little-endian header length, the header (a :m
 dict), then sections at the offsets the header gives. Every section is either a marshal blob
 of plain lists and dicts of strings (fast to load: no tuples, which are slow to unmarshal)
 or the raw bytes of an :class:`array.array`. One file, replaced atomically, so a reader never
-sees a half-written index; the builder's incremental state lives beside it in ``cache.bin``.
+sees a half-written index. Beside it: ``files.bin`` (the names, mtimes and sizes the full
+freshness check compares), ``state.bin`` (the last verification) and ``items.bin`` (the parse
+cache with the builder's records, :mod:`memcli.itemcache`).
 
 Sections (``N`` documents, ``V`` terms):
 
@@ -25,7 +27,6 @@ Sections (``N`` documents, ``V`` terms):
   weights (float32), at ``offsets[t]`` entries into the section.
 - ``order``: the ``N`` document numbers as uint32, the most recently updated first, which
   lets the Layer-1 index stop early.
-- ``files``: what the freshness check compares: file names, mtimes (ns) and sizes.
 - ``texts``: the UTF-8 text of every document (title, body), for snippets and phrases.
 """
 
@@ -44,10 +45,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
-MAGIC = b"MEMIDX05"
-FORMAT = 5  # bump on any change of layout or of what the builder caches
+MAGIC = b"MEMIDX07"
+FORMAT = 7  # bump on any change of layout or of what the builder caches
 INDEX_NAME = "index.bin"
-CACHE_NAME = "cache.bin"
 TAG_SEPARATOR = "\x1f"
 VOCAB_BUCKETS = 256
 NUMBER_COLUMNS = ("importance", "created_ts", "updated_ts", "expires_ts", "text_offsets")
@@ -86,6 +86,19 @@ class IndexFile:
         except BaseException:
             self.close()
             raise
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> IndexFile:
+        """An index held in memory (a partial one, answered from before it is written)."""
+        import io
+
+        file = cls.__new__(cls)
+        file.path = ""
+        file._handle = io.BytesIO(data)
+        size = int.from_bytes(data[8:12], "little")
+        file.header = marshal.loads(data[12 : 12 + size])
+        file._base = 12 + size
+        return file
 
     def raw(self, name: str, start: int = 0, length: int | None = None) -> bytes:
         """``length`` bytes of section ``name`` from ``start`` (the whole section by default)."""

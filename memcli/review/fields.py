@@ -60,9 +60,9 @@ def _value(value: Any) -> str:
 
 def parse(text: str, path: str) -> tuple[dict[str, Any] | None, str | None]:
     """YAML text as a mapping, or None and the reason it is not one."""
-    from memcli import yamlio
+    from memcli import yamlread
 
-    doc, problem = yamlio.parse(text, path)
+    doc, problem = yamlread.parse(text, path)
     if problem is not None:
         return None, str(problem)
     assert doc is not None

@@ -19,13 +19,13 @@ from memcli.store import ItemStore
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of item files parsed as YAML, in order."""
     seen: list[str] = []
-    original = ItemStore.read
+    original = ItemStore.parse_bytes
 
-    def counting(self: ItemStore, path: Path):  # type: ignore[no-untyped-def]
+    def counting(self: ItemStore, path: Path, data: bytes):  # type: ignore[no-untyped-def]
         seen.append(path.name)
-        return original(self, path)
+        return original(self, path, data)
 
-    monkeypatch.setattr(ItemStore, "read", counting)
+    monkeypatch.setattr(ItemStore, "parse_bytes", counting)
     return seen
 
 
