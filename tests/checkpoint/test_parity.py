@@ -1,0 +1,202 @@
+"""The checkpoint's requests and candidates on a few fixed sessions, against a golden file
+written before the checkpoint was made faster: speed-ups must not change what it finds.
+
+Regenerate (only when a rule change is meant to change the output):
+MEM_WRITE_GOLDEN=1 pytest tests/checkpoint/test_parity.py
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memcli.capture import buffer
+from memcli.checkpoint import run, state
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).with_name("parity_golden.json")
+
+
+def _bench_observation() -> Any:
+    spec = importlib.util.spec_from_file_location("checkpoint_bench",
+                                                  ROOT / "benchmarks" / "checkpoint_bench.py")  # fmt: skip
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.observation
+
+
+def _obs(number: int, kind: str, **fields: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "id": f"o{number:06d}mix", "session": "mix", "ts": f"2026-11-30T11:00:{number % 60:02d}Z",
+        "agent": "claude-code", "kind": kind, "summary": "", "ok": None, "files": [],
+        "input": "", "excerpt": "", "raw": f"raw/mix.jsonl#o{number:06d}mix", "tool": "Bash",
+    }  # fmt: skip
+    record.update(fields)
+    return record
+
+
+def _cmd(number: int, line: str, ok: bool | None, output: str, shown: str = "") -> dict[str, Any]:
+    shown = shown or ("ok" if ok else "failed")
+    return _obs(number, "command" if ok is not False else "error", input=line, ok=ok,
+                excerpt=output, summary=f"$ {line} -> {shown}")  # fmt: skip
+
+
+def _mixed() -> list[dict[str, Any] | str]:
+    """Many shapes: environment failures, prompts, sub-agents, refusals, torn lines."""
+    out: list[dict[str, Any] | str] = [
+        _obs(
+            0,
+            "prompt",
+            tool=None,
+            excerpt="No, use pnpm instead of npm. Always run the "
+            "linter before committing. From now on we use ruff for formatting.",
+        ),
+        _cmd(
+            1,
+            "npm test",
+            False,
+            'npm warn Unknown env config "foo"\nTypeError: generate is'
+            " not a function\n    at Object.<anonymous> (src/gen.js:3:1)\nnpm ERR! Test failed.",
+        ),
+        _cmd(
+            2,
+            "tsc --noEmit",
+            False,
+            "src/app.tsx(1,20): error TS2307: Cannot find module "
+            "'@testing-library/react' or its corresponding type declarations.",
+        ),
+        _cmd(3, "mytool --fast", False, "bash: mytool: command not found", "failed (exit 127)"),
+        _cmd(4, "python -m pytest tests", False, "ModuleNotFoundError: No module named 'yaml'"),
+        _obs(5, "edit", tool="Edit", files=["src/gen.js"], ok=True, summary="edit src/gen.js"),
+        _cmd(6, "npm test", True, "Tests: 4 passed"),
+        _cmd(
+            7, "node server.js", False, "Error: listen EADDRINUSE: address already in use :::3000"
+        ),
+        _cmd(8, "cargo build", False, "error[E0308]: mismatched types\n --> src/main.rs:4:5"),
+        _cmd(9, "npm run dev", None, "", "interrupted"),
+        _obs(
+            10,
+            "edit",
+            tool="Write",
+            files=["CLAUDE.md"],
+            ok=False,
+            summary="write CLAUDE.md",
+            excerpt="The user doesn't want to proceed with this tool use.",
+        ),
+        _obs(
+            11,
+            "other",
+            tool="Task",
+            excerpt="Report: the root cause was a stale lock file in "
+            "the cache directory that the installer never removed.",
+        ),
+        _cmd(
+            12,
+            "go test ./...",
+            False,
+            "--- FAIL: TestPrice (0.00s)\n    price_test.go:12: "
+            "got 344, want 345\nFAIL\nexit status 1",
+        ),
+        '{"id": "torn", "kind": "comm',
+        "",
+        "[1, 2, 3]",
+        _obs(
+            13,
+            "conclusion",
+            tool=None,
+            event="Stop",
+            excerpt="The problem was that the "
+            "cache key ignored the currency. I chose a composite key rather than a hash "
+            "because it stays readable in logs. Let me run the tests again.",
+        ),
+        _cmd(14, "git status", True, "On branch main"),
+        _cmd(15, "make test", False, "make: *** [test] Error 1"),
+        _obs(
+            16,
+            "prompt",
+            tool=None,
+            excerpt="don't mock the database in these tests, we never do that here. Thanks!",
+        ),
+        _cmd(
+            17,
+            "pip install -e .",
+            False,
+            "error: externally-managed-environment\n\n× This environment is externally managed",
+        ),
+        _cmd(
+            18,
+            "sudo apt install foo",
+            False,
+            "E: Could not open lock file - open (13: Permission denied)",
+        ),
+        _cmd(
+            19,
+            "go test ./...",
+            False,
+            "--- FAIL: TestPrice (0.00s)\n    price_test.go:12: "
+            "got 344, want 345\nFAIL\nexit status 1",
+        ),
+    ]
+    return out
+
+
+MESSAGES = {
+    "plain": "Done: the suite passes.",
+    "decision": "I kept the parser in pure Python instead of a C extension because wheels "
+    "for every platform are a burden. The real cause was a missing flush in the writer, "
+    "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 aside.",
+    "secret-only": "Pushed with password=hunter2hunter2 and mailed ops@example.com. Done.",
+    "private": "All good.<private>be</private>cause we never cache, the build is slow.",
+}
+
+
+def _write(local: Path, session: str, lines: list[dict[str, Any] | str]) -> None:
+    path = local / "buffer" / buffer.session_file_name(session)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as handle:
+        for line in lines:
+            handle.write((line if isinstance(line, str) else json.dumps(line)) + "\n")
+
+
+def _stop(local: Path, session: str, message: str) -> dict[str, Any]:
+    payload = {"session_id": session, "hook_event_name": "Stop", "stop_hook_active": False,
+               "last_assistant_message": message}  # fmt: skip
+    reason = run.checkpoint(payload, "claude-code", str(local))
+    saved = state.load(state.path_of(str(local), session))
+    return {"reason": reason, "candidates": saved.get("candidates"), "asked": saved.get("asked"),
+            "failing": sorted(saved.get("runs") or {})}  # fmt: skip
+
+
+def outcomes(tmp_path: Path) -> dict[str, Any]:
+    observation = _bench_observation()
+    bench = [observation(n) for n in range(200)]
+    mixed = _mixed()
+    found: dict[str, Any] = {}
+    for name, message in MESSAGES.items():
+        local = tmp_path / name / "local"
+        _write(local, "bench", bench)
+        found[f"bench first stop, {name}"] = _stop(local, "bench", message)
+        _write(local, "bench", [observation(n) for n in range(200, 210)])
+        found[f"bench next turn, {name}"] = _stop(local, "bench", message)
+        _write(local, "mix", mixed[:12])
+        found[f"mixed turn 1, {name}"] = _stop(local, "mix", message)
+        _write(local, "mix", mixed[12:])
+        found[f"mixed turn 2, {name}"] = _stop(local, "mix", message)
+    return found
+
+
+def test_candidates_match_the_golden_file(tmp_path: Path) -> None:
+    found = json.loads(json.dumps(outcomes(tmp_path)))
+    if os.environ.get("MEM_WRITE_GOLDEN") == "1":
+        GOLDEN.write_text(json.dumps(found, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+        pytest.skip("golden file written")
+    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert sorted(found) == sorted(expected)
+    for case, outcome in found.items():
+        assert outcome == expected[case], case
