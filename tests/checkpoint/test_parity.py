@@ -23,8 +23,8 @@ GOLDEN = Path(__file__).with_name("parity_golden.json")
 
 
 def _bench_observation() -> Any:
-    spec = importlib.util.spec_from_file_location("checkpoint_bench",
-                                                  ROOT / "benchmarks" / "checkpoint_bench.py")  # fmt: skip
+    path = ROOT / "benchmarks" / "checkpoint_bench.py"
+    spec = importlib.util.spec_from_file_location("checkpoint_bench", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
