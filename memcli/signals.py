@@ -318,6 +318,23 @@ def root_cause(sentence: str, stated: bool = False) -> bool:
     return _has(_ROOT_CAUSE_STATED if stated else _ROOT_CAUSE, sentence)
 
 
+# Words (lower case) one of which a text must hold for :func:`root_cause` or :func:`decision`
+# to match any of its sentences. Keep in step with the patterns above (a test checks them).
+_LESSON_WORDS = ("cause", "problem", "issue", "bug", "turned out", "culprit", "reason",
+                 "instead of", "rather than", "chose", "opted", "decided", "went with", "favo",
+                 "prefer", "so that", "since")  # fmt: skip
+
+
+def may_state_lesson(text: str) -> bool:
+    """False only when no sentence of ``text`` can be a root cause or a decision: a cheap test
+    that lets a caller skip masking and classifying a message. Non-ASCII text always passes
+    (case-insensitive matching folds more than :meth:`str.lower` does)."""
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(word in lowered for word in _LESSON_WORDS)
+
+
 def narration(sentence: str) -> bool:
     """Step-by-step narration or a status report, never a lesson or a title."""
     return _has(_NARRATION, sentence.strip().lstrip("*#-> ").strip())

@@ -17,12 +17,18 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the ho
 if TYPE_CHECKING:
     from memcli.paths import StorePaths
 
-# flock, the same lock `mem compact` takes (memcli/compact/buffers.py) before it consumes a
-# buffer: a line captured during compaction waits, and survives. (lockf would not exclude it.)
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: O_APPEND writes of one line still land whole
-    fcntl = None  # type: ignore[assignment]
+
+def _lock(fd: int) -> None:
+    """flock, the same lock `mem compact` takes (memcli/compact/buffers.py) before it consumes
+    a buffer: a line captured during compaction waits, and survives. (lockf would not exclude
+    it.) Imported here, not at the top: the Stop checkpoint reads this module and never locks.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: O_APPEND writes of one line land whole
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
 
 # A file under local/ that is a symlink was committed by someone (`git add -f`): never follow.
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -42,8 +48,7 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     lock_fd = os.open(path + ".lock", os.O_CREAT | os.O_WRONLY | _NOFOLLOW, 0o600)
     try:
-        if fcntl is not None:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX)
+        _lock(lock_fd)
         dropped = False
         try:
             size = os.path.getsize(path)

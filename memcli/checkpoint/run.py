@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from memcli import untrusted
+from memcli import signals, untrusted
 from memcli.capture import buffer, fastjson
 from memcli.checkpoint import candidates, state
 from memcli.defaults import DEFAULTS
@@ -69,7 +69,7 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
                            current)  # fmt: skip
     candidates.scan(records, current)
     said = payload.get("last_assistant_message")
-    if isinstance(said, str) and said.strip():
+    if isinstance(said, str) and said.strip() and _may_state_lesson(said[:MAX_MESSAGE]):
         candidates.message(_masked(said[:MAX_MESSAGE], config), current, None)
     candidates.turn_end(current)
     chosen = _choose(current, config)
@@ -95,8 +95,7 @@ def _new_records(path: str, current: dict[str, object]) -> list[dict[str, object
         data = handle.read(MAX_READ)
     end = data.rfind(b"\n") + 1
     current["offset"] = offset + end
-    lines = data[:end].decode("utf-8", errors="replace").splitlines()
-    records = [r for r in fastjson.records(lines) if isinstance(r, dict)]
+    records = fastjson.jsonl_records(data[:end].decode("utf-8", errors="replace"))
     last = next((r["id"] for r in reversed(records) if isinstance(r.get("id"), str)), None)
     if last:
         current["last_id"] = last
@@ -110,6 +109,15 @@ def _still_there(handle: BinaryIO, offset: int, size: int, last_id: str) -> bool
     start = max(0, offset - 2048)
     handle.seek(start)
     return last_id.encode() in handle.read(offset - start)
+
+
+def _may_state_lesson(text: str) -> bool:
+    """Whether the message is worth masking and reading: masking (imported only then) costs
+    more than the rest of a turn's checkpoint. Masking only drops spans (private, fences) or
+    puts ``[REDACTED]``/``[EMAIL]`` in their place, so it never adds a word the rules need,
+    except by joining the text around a dropped span: such text is always read."""
+    lowered = text.lower()
+    return "<private" in lowered or "<mem-context" in lowered or signals.may_state_lesson(text)
 
 
 def _masked(text: str, config: dict[str, object]) -> str:
