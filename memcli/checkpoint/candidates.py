@@ -23,7 +23,6 @@ twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :m
 from __future__ import annotations
 
 import os
-import zlib
 
 from memcli import signals
 
@@ -63,7 +62,35 @@ MAX_CANDIDATES = 200  # per session: the state file stays small however long the
 
 
 def candidate_id(session: str, kind: str, about: str) -> str:
-    return "c" + format(zlib.crc32(f"{session}\0{kind}\0{about}".encode()), "08x")
+    return "c" + format(crc32(f"{session}\0{kind}\0{about}".encode()), "08x")
+
+
+_CRC_TABLE: list[int] = []
+
+
+def crc32(data: bytes) -> int:
+    """zlib.crc32, in Python: loading zlib costs more than the few ids one checkpoint makes."""
+    table = _CRC_TABLE or _crc_table()
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def _crc_table() -> list[int]:
+    # The table is linear over XOR: each entry is the XOR of the entries of its bits.
+    bits = []
+    for bit in range(8):
+        value = 1 << bit
+        for _ in range(8):
+            value = (value >> 1) ^ (0xEDB88320 if value & 1 else 0)
+        bits.append(value)
+    table = [0] * 256
+    for index in range(1, 256):
+        low = index & -index
+        table[index] = table[index ^ low] ^ bits[low.bit_length() - 1]
+    _CRC_TABLE[:] = table
+    return _CRC_TABLE
 
 
 _KEYS: dict[str, tuple[str, bool]] = {}  # a session runs the same commands again and again

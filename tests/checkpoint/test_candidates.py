@@ -167,3 +167,13 @@ def test_a_repeated_failure_is_read_once_at_the_end_of_the_turn() -> None:
     ])  # fmt: skip
     assert "Cannot find module 'left-pad'" in got["env"]["lines"][0]
     assert "Cannot find module" in got["unresolved"]["lines"][0]
+
+
+def test_candidate_ids_use_zlibs_crc32() -> None:
+    import os
+    import zlib
+
+    for size in (0, 1, 7, 64, 300):
+        data = os.urandom(size)
+        assert candidates.crc32(data) == zlib.crc32(data)
+    assert candidates.candidate_id("s", "fix", "x") == "c" + format(zlib.crc32(b"s\0fix\0x"), "08x")
