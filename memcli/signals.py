@@ -150,6 +150,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "test": ("failed ", "error ", "assert"),
     "compiler": ("error:",),
 }  # fmt: skip
+_SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
 ENVIRONMENT = ("missing-tool", "missing-package", "port", "permission", "version", "interactive",
                "shell-state")  # fmt: skip
 
@@ -177,8 +178,11 @@ def failure(text: str) -> tuple[str, str]:
         return "", ""
     text = text[:20_000]
     lowered = text.lower()
-    for kind, pattern in _SHAPES:
-        if not any(hint in lowered for hint in _HINTS[kind]):
+    for kind, pattern, hints in _SHAPES_HINTED:
+        for hint in hints:  # a loop, not any(): this runs for every shape of every failure
+            if hint in lowered:
+                break
+        else:
             continue
         lines = _lines(pattern, text, MULTILINE)
         lines = [_unprefixed(line) for line in lines if not is_generic(line)]
@@ -228,8 +232,11 @@ _DENIED_WORDS = ("proceed", "reject", "denied", "declined", "blocked", "not allo
 def denied(text: str) -> bool:
     """A tool call the user or a permission rule refused."""
     lowered = text.lower()
-    if not any(word in lowered for word in _DENIED_WORDS):
-        return False  # the cheap test first: this runs on every command of a session
+    for word in _DENIED_WORDS:  # the cheap test first: this runs on every command of a session
+        if word in lowered:
+            break
+    else:
+        return False
     return _has(
         r"doesn't want to proceed|user (?:rejected|denied|declined)|permission to use .* "
         r"(?:has been|was) denied|was blocked by|blocked by (?:a )?(?:hook|policy)"

@@ -73,41 +73,6 @@ def records(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
     return found
 
 
-def jsonl_records(text: str) -> list[dict[str, Any]]:
-    """:func:`records` of a JSONL text, in one decoder call when every line is an object.
-
-    Decoding one array of all lines lets the decoder reuse the key strings it has already
-    built, a third faster on a long buffer than a call per line. Lines written by
-    :func:`dumps` (one object each, every control character escaped) take that path; a
-    buffer holding anything else (a torn or blank line, a line that is not an object) is
-    read line by line, with the same result as :func:`records`.
-    """
-    lines = text.splitlines()
-    whole = (
-        _json is not None
-        and len(lines) > 1
-        and text.count("\n") + (not text.endswith("\n")) == len(lines)
-        and all(line[:1] == "{" and line[-1:] == "}" for line in lines)
-    )
-    if whole:
-        global _scanner
-        if _scanner is None:
-            _scanner = _json.make_scanner(_ScannerContext())  # type: ignore[arg-type]
-        joined = "[" + ",".join(lines) + "]"
-        try:
-            value, end = _scanner(joined, 0)
-        except (StopIteration, ValueError, SystemError):
-            value, end = None, -1
-        if (
-            end == len(joined)
-            and isinstance(value, list)
-            and len(value) == len(lines)
-            and all(isinstance(v, dict) for v in value)
-        ):
-            return value
-    return records(lines)
-
-
 def dumps(value: object) -> str:
     """Compact JSON on one line, non-ASCII escaped (safe in any log and any terminal)."""
     global _encoder

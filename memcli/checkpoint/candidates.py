@@ -253,9 +253,11 @@ def _command(record: dict[str, object], state: dict[str, object]) -> None:
         _add(state, "interrupted", key, [f"`{_line(command, 120)}` was interrupted before it "
              "ended (a watch mode, a server, a prompt waiting for input?)"], record)  # fmt: skip
         return
-    for other_key, run in runs.items():  # a different command succeeding may be the fix
-        if other_key != key and ok is True:
-            run["work"] = [*_strings(run.get("work")), f"ran `{_line(command, 80)}`"][-3:]
+    if ok is True and runs:  # a different command succeeding may be the fix
+        ran = f"ran `{_line(command, 80)}`"
+        for other_key, run in runs.items():
+            if other_key != key:
+                run["work"] = [*_strings(run.get("work")), ran][-3:]
     if ok is False:
         earlier = runs.get(key)
         if earlier is not None:  # the same command failing again: read its output at turn end
@@ -316,7 +318,10 @@ def _edit(record: dict[str, object], state: dict[str, object]) -> None:
             _add(state, "denied", f"write\0{what}", [refused], record)
         return
     for run in _runs(state).values():
-        run["files"] = list(dict.fromkeys([*_strings(run.get("files")), *files]))[:8]
+        known = run.get("files")
+        if isinstance(known, list) and (len(known) >= 8 or all(f in known for f in files)):
+            continue  # nothing to add (the usual case: the same files edited again and again)
+        run["files"] = list(dict.fromkeys([*_strings(known), *files]))[:8]
 
 
 def _prompt(record: dict[str, object], state: dict[str, object]) -> None:

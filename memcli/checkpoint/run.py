@@ -95,7 +95,8 @@ def _new_records(path: str, current: dict[str, object]) -> list[dict[str, object
         data = handle.read(MAX_READ)
     end = data.rfind(b"\n") + 1
     current["offset"] = offset + end
-    records = fastjson.jsonl_records(data[:end].decode("utf-8", errors="replace"))
+    lines = data[:end].decode("utf-8", errors="replace").splitlines()
+    records = [r for r in fastjson.records(lines) if isinstance(r, dict)]
     last = next((r["id"] for r in reversed(records) if isinstance(r.get("id"), str)), None)
     if last:
         current["last_id"] = last
