@@ -6,8 +6,6 @@ tool call of the assistant and must cost little more than starting Python. With
 own hooks neither capture it nor start another compaction) they do nothing and exit 0.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 

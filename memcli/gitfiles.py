@@ -4,8 +4,6 @@ Standard library only, no :mod:`re` and no :mod:`pathlib`: `mem capture` resolve
 here on every hook call, where even those imports are a measurable share of the budget.
 """
 
-from __future__ import annotations
-
 import os
 
 

@@ -15,8 +15,6 @@ compactor's rules.
   sentences of prompts and assistant messages.
 """
 
-from __future__ import annotations
-
 from memcli.capture import fastre
 
 MULTILINE = fastre.MULTILINE

@@ -6,8 +6,6 @@ record of each observation goes to a sibling file under ``raw/`` with the same b
 Standard library only: this runs on every hook call.
 """
 
-from __future__ import annotations
-
 import os
 
 from memcli.capture import fastjson
@@ -117,7 +115,7 @@ def _without_excerpt(line: bytes) -> bytes:
     return (fastjson.dumps(record) + "\n").encode("utf-8")
 
 
-def pending_counts(paths: StorePaths) -> dict[str, int]:
+def pending_counts(paths: "StorePaths") -> dict[str, int]:
     """Observations waiting for compaction, per session buffer."""
     counts: dict[str, int] = {}
     if not paths.buffers.is_dir():

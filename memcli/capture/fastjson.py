@@ -6,8 +6,6 @@ third of a bare interpreter start on our machines. The C accelerator ``_json`` t
 falls back to :mod:`json` if the accelerator is missing or behaves differently.
 """
 
-from __future__ import annotations
-
 try:
     import _json
 except ImportError:  # pragma: no cover - every CPython we support has it
@@ -59,7 +57,7 @@ def loads(text: str) -> object:
     return value
 
 
-def records(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
+def records(lines: "Iterable[str | bytes]") -> "list[dict[str, Any]]":
     """The JSON objects among ``lines`` (a JSONL file's); bad or torn lines are skipped."""
     found: list[dict[str, Any]] = []
     for line in lines:

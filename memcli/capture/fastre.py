@@ -11,8 +11,6 @@ Use callables, not template strings with backslashes, as ``sub`` replacements: e
 template makes ``_sre`` import :mod:`re` after all.
 """
 
-from __future__ import annotations
-
 import marshal
 import os
 import sys
@@ -23,7 +21,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the ho
 if TYPE_CHECKING:
     from typing import Any
 
-_sre: Any
+_sre: "Any"
 try:
     _sre = __import__("_sre")  # the C engine behind re
 except ImportError:  # pragma: no cover

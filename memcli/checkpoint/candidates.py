@@ -20,8 +20,6 @@ twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :m
 :mod:`json`, no dataclasses.
 """
 
-from __future__ import annotations
-
 import os
 
 from memcli import signals

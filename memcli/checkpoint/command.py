@@ -6,8 +6,6 @@ the exit code is 0, stdout holds either nothing or that one JSON object, and the
 failure goes to ``.memory/local/mem.log``. ``--strict`` (tests) reports errors instead.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 

@@ -7,8 +7,6 @@ Settings (``checkpoint`` in config.yaml, read from the JSON copy under ``local/`
 may name).
 """
 
-from __future__ import annotations
-
 import os
 
 from memcli import signals, untrusted
@@ -103,7 +101,7 @@ def _new_records(path: str, current: dict[str, object]) -> list[dict[str, object
     return records
 
 
-def _still_there(handle: BinaryIO, offset: int, size: int, last_id: str) -> bool:
+def _still_there(handle: "BinaryIO", offset: int, size: int, last_id: str) -> bool:
     """Whether the line read last still ends at ``offset`` (compaction rewrites the buffer)."""
     if size < offset or not last_id:
         return size >= offset

@@ -5,8 +5,6 @@ passed, every candidate seen (with its evidence), which were asked about, and wh
 recorded (the item id) or dismissed. Local only: never committed.
 """
 
-from __future__ import annotations
-
 import os
 
 from memcli import untrusted

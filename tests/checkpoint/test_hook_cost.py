@@ -1,0 +1,52 @@
+"""What the Stop checkpoint loads: every module costs a share of a hook that runs at the end of
+each turn (the budget is 1.5x a bare Python start, see docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+PROBE = """
+import sys, os
+before = set(sys.modules)
+sys.argv = ["mem", "checkpoint"]
+os._exit = lambda code: None
+from memcli.checkpoint.command import run
+code = run([])
+sys.stdout.flush()
+sys.stderr.write("MODULES=" + ",".join(sorted(set(sys.modules) - before)) + "\\n")
+"""
+
+
+def loaded(repo: Path, message: str) -> tuple[set[str], str]:
+    buffer = repo / ".memory" / "local" / "buffer" / "s1.jsonl"
+    buffer.parent.mkdir(parents=True, exist_ok=True)
+    failing = {"id": "o1", "session": "s1", "kind": "error", "summary": "$ pytest -> failed",
+               "input": "pytest", "ok": False, "excerpt": "E   KeyError: 'price'"}  # fmt: skip
+    buffer.write_text(json.dumps(failing) + "\n", encoding="utf-8")
+    (repo / ".memory" / "local" / "checkpoint").mkdir(exist_ok=True)
+    for old in (repo / ".memory" / "local" / "checkpoint").iterdir():
+        old.unlink()
+    event = {"hook_event_name": "Stop", "session_id": "s1", "cwd": str(repo),
+             "stop_hook_active": False, "last_assistant_message": message}  # fmt: skip
+    payload = json.dumps(event)
+    done = subprocess.run([sys.executable, "-c", PROBE], input=payload, capture_output=True,
+                          text=True, check=True, cwd=repo)  # fmt: skip
+    line = [x for x in done.stderr.splitlines() if x.startswith("MODULES=")][-1]
+    return set(line[len("MODULES=") :].split(",")), done.stdout
+
+
+def test_the_checkpoint_loads_no_extension_or_masking_it_can_do_without(repo: Path) -> None:
+    loaded(repo, "Done: the suite passes.")  # the first run compiles its patterns with re
+    modules, out = loaded(repo, "Done: the suite passes.")
+    assert "KeyError" in out  # the probe ran the checkpoint: it asks about the failure
+    assert not modules & {"zlib", "fcntl", "__future__", "json", "re", "typing"}, modules
+    assert "memcli.capture.masking" not in modules
+
+
+def test_a_message_that_may_state_a_lesson_is_masked(repo: Path) -> None:
+    modules, out = loaded(repo, "I chose a list instead of a set because order matters here.")
+    assert "memcli.capture.masking" in modules
+    assert "instead of a set" in out
