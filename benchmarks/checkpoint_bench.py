@@ -5,15 +5,22 @@ closing message). Two cases, each interleaved with the bare start in one run:
 
 - ``first stop``: the checkpoint's state is removed before each run, so it reads and scans
   all 200 observations (the worst case: the first turn of a long session, or a lost state);
-- ``next turn``: 10 new observations since the previous checkpoint (the usual case).
+  its buffer stays at 200 observations;
+- ``next turn``: 10 new observations since the previous checkpoint (the usual case), in a
+  second session whose buffer grows by 10 observations a run.
 
-Target: 1.5x. python benchmarks/checkpoint_bench.py [--runs N]
+``--baseline-src DIR`` also runs the same command with ``PYTHONPATH=DIR`` (a checkout of
+another version's source, e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the
+same run, in sessions of its own.
+
+Target: 1.5x. python benchmarks/checkpoint_bench.py [--runs N] [--baseline-src DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -26,14 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SESSION = "bench"
 
 
-def observation(number: int) -> dict[str, object]:
+def observation(number: int, session: str = SESSION) -> dict[str, object]:
     kind = number % 10
     base: dict[str, object] = {
-        "id": f"o{number:08d}bench", "session": SESSION, "project": "github.com/acme/shop",
+        "id": f"o{number:08d}bench", "session": session, "project": "github.com/acme/shop",
         "branch": "main", "ts": f"2026-11-30T10:{number // 60 % 60:02d}:{number % 60:02d}Z",
         "agent": "claude-code", "event": "PostToolUse", "tool": "Bash", "kind": "command",
         "summary": "", "ok": True, "exit_code": 0, "files": [], "hashes": {}, "input": "",
-        "excerpt": "", "raw": f"raw/{SESSION}.jsonl#o{number:08d}bench",
+        "excerpt": "", "raw": f"raw/{session}.jsonl#o{number:08d}bench",
     }  # fmt: skip
     if kind in (0, 5):
         test = f"tests/test_mod{number % 7}.py"
@@ -62,54 +69,84 @@ def observation(number: int) -> dict[str, object]:
     return base
 
 
-def timed(command: list[str], stdin: bytes, cwd: Path) -> float:
+def timed(command: list[str], stdin: bytes, cwd: Path, env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
-    subprocess.run(command, input=stdin, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(command, input=stdin, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
     return time.perf_counter() - start
+
+
+class Session:
+    """One session's buffer, checkpoint state and Stop payload in the benchmark repository."""
+
+    def __init__(self, repo: Path, name: str) -> None:
+        self.name = name
+        local = repo / ".memory" / "local"
+        self.buffer = local / "buffer" / f"{name}.jsonl"
+        self.buffer.parent.mkdir(parents=True, exist_ok=True)
+        self.buffer.write_text("".join(json.dumps(observation(n, name)) + "\n" for n in range(200)))
+        self.state = local / "checkpoint" / f"{name}.json"
+        self.payload = json.dumps(
+            {"session_id": name, "cwd": str(repo), "hook_event_name": "Stop",
+             "stop_hook_active": False, "last_assistant_message": "Done: the suite passes."}
+        ).encode()  # fmt: skip
+        self.added = 200
+
+    def add_turn(self) -> None:
+        with open(self.buffer, "a", encoding="utf-8") as handle:
+            for number in range(self.added, self.added + 10):
+                handle.write(json.dumps(observation(number, self.name)) + "\n")
+        self.added += 10
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--baseline-src", help="source folder of another version to compare")
     args = parser.parse_args()
     python = sys.executable
     mem = shutil.which("mem", path=str(Path(python).parent)) or "mem"
     subprocess.run([python, "-m", "compileall", "-q", str(ROOT / "memcli")], check=True)
+    versions: dict[str, dict[str, str] | None] = {"": None}
+    if args.baseline_src:
+        subprocess.run([python, "-m", "compileall", "-q", args.baseline_src], check=True)
+        versions[" (baseline)"] = {**os.environ, "PYTHONPATH": args.baseline_src}
     with tempfile.TemporaryDirectory() as folder:
         repo = Path(folder) / "repo"
         repo.mkdir()
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
         subprocess.run([mem, "init"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
-        local = repo / ".memory" / "local"
-        buffer = local / "buffer" / f"{SESSION}.jsonl"
-        buffer.parent.mkdir(parents=True, exist_ok=True)
-        buffer.write_text("".join(json.dumps(observation(n)) + "\n" for n in range(200)))
-        state = local / "checkpoint" / f"{SESSION}.json"
-        payload = json.dumps(
-            {"session_id": SESSION, "cwd": str(repo), "hook_event_name": "Stop",
-             "stop_hook_active": False, "last_assistant_message": "Done: the suite passes."}
-        ).encode()  # fmt: skip
+        sessions = {
+            label: (Session(repo, f"first{n}"), Session(repo, f"next{n}"))
+            for n, label in enumerate(versions)
+        }
         bare = [python, "-c", "pass"]
         checkpoint = [mem, "checkpoint"]
-        for _ in range(2):  # warm-up: bytecode, the regex cache file
-            state.unlink(missing_ok=True)
-            timed(checkpoint, payload, repo)
-        times: dict[str, list[float]] = {"python -c pass": [], "first stop": [], "next turn": []}
-        added = 200
+        for label, env in versions.items():  # warm-up: bytecode, the regex cache file
+            first, following = sessions[label]
+            for _ in range(2):
+                first.state.unlink(missing_ok=True)
+                timed(checkpoint, first.payload, repo, env)
+            timed(checkpoint, following.payload, repo, env)
+        times: dict[str, list[float]] = {"python -c pass": []}
         for _ in range(args.runs):
-            times["python -c pass"].append(timed(bare, payload, repo))
-            state.unlink(missing_ok=True)
-            times["first stop"].append(timed(checkpoint, payload, repo))
-            with open(buffer, "a", encoding="utf-8") as handle:
-                for number in range(added, added + 10):
-                    handle.write(json.dumps(observation(number)) + "\n")
-            added += 10
-            times["next turn"].append(timed(checkpoint, payload, repo))
+            times["python -c pass"].append(timed(bare, first.payload, repo))
+            for label, env in versions.items():
+                first, following = sessions[label]
+                first.state.unlink(missing_ok=True)
+                times.setdefault(f"first stop{label}", []).append(
+                    timed(checkpoint, first.payload, repo, env)
+                )
+                following.add_turn()
+                times.setdefault(f"next turn{label}", []).append(
+                    timed(checkpoint, following.payload, repo, env)
+                )
     base = statistics.median(times["python -c pass"])
     print(f"checkpoint benchmark: {args.runs} interleaved runs each, median wall time")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"  {name:28s} {median * 1000:7.1f} ms   {median / base:5.2f}x")
+        low, high = min(values), max(values)
+        print(f"  {name:28s} {median * 1000:7.1f} ms   {median / base:5.2f}x"
+              f"   (range {low * 1000:.1f} to {high * 1000:.1f} ms)")  # fmt: skip
     for name in ("first stop", "next turn"):
         ratio = statistics.median(times[name]) / base
         verdict = "within" if ratio <= 1.5 else "OVER"
