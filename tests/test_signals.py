@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memcli import signals
 from memcli.compact import commands
@@ -182,3 +184,66 @@ def test_message_sentences(sentence: str, narration: bool, decision: bool) -> No
 def test_root_cause() -> None:
     assert signals.root_cause("The root cause was a stale port in conftest.py.")
     assert not signals.root_cause("Ran the suite again.")
+
+
+# Words and phrases near the patterns of root causes and decisions, and filler: a text built
+# from them exercises every branch of the patterns, matching or not.
+_LESSON_PIECES = [
+    "the root cause was",
+    "the real cause is",
+    "the problem was",
+    "the issue is",
+    "the bug was",
+    "was caused by",
+    "turned out to be",
+    "because the",
+    "the culprit",
+    "the reason was",
+    "fails because",
+    "instead of",
+    "rather than",
+    "chose",
+    "chosen",
+    "opted",
+    "decided",
+    "went with",
+    "in favour of",
+    "in favor of",
+    "preferred",
+    "so that",
+    "since",
+    "used",
+    "kept",
+    "switched",
+    "moved",
+    "cache",
+    "the",
+    "a",
+    "config",
+    "tests",
+    "Redis",
+    "INSTEAD OF",
+    "Because",
+    "SO THAT",
+    "Cause",
+    "we",
+    "it",
+    "ran",
+    "done",
+    ".",
+    ",",
+    "\n",
+]
+
+
+@given(st.lists(st.sampled_from(_LESSON_PIECES), max_size=14), st.text(max_size=20))
+def test_text_stating_a_lesson_passes_the_cheap_test(pieces: list[str], noise: str) -> None:
+    text = " ".join(pieces) + " " + noise
+    if any(signals.root_cause(s) or signals.decision(s) for s in [text, *text.split("\n")]):
+        assert signals.may_state_lesson(text)
+
+
+def test_the_cheap_test_lets_plain_status_through_unread() -> None:
+    assert not signals.may_state_lesson("Done: the suite passes.")
+    assert signals.may_state_lesson("I kept X instead of Y because Z.")
+    assert signals.may_state_lesson("Ich habe X gewählt")  # non-ASCII: always read
