@@ -6,8 +6,6 @@ it is a regular file reached without a symlink, and only up to a size cap, so th
 the opened descriptor (``O_NOFOLLOW``, ``fstat``), so a swap between check and read is caught.
 """
 
-from __future__ import annotations
-
 import os
 import stat
 
