@@ -141,6 +141,7 @@ LOCAL_FOLDERS = (
     "local/compact",
     "local/index",
     "local/checkpoint",
+    "local/secrets",
 )
 
 
