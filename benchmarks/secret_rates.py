@@ -1,4 +1,4 @@
-"""Measure `memcli.capture.masking` against labelled public secret samples.
+"""Measure `memcli.privacy.masking` against labelled public secret samples.
 
 Usage: python benchmarks/secret_rates.py [PATH] [--emails] [--quiet]
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from memcli.capture.masking import mask  # noqa: E402
+from memcli.privacy.masking import mask  # noqa: E402
 
 UNKNOWN = object()
 TEXT_KEYS = ("line", "payload", "file_content")

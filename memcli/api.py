@@ -15,13 +15,16 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memcli import __version__, config, ids, model, scope, timeutil
 from memcli.errors import MemError
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths, require_repo, require_store
 from memcli.store import ItemStore, summarize
+
+if TYPE_CHECKING:
+    from memcli.privacy.redactor import Redactor
 
 
 @dataclass
@@ -50,7 +53,11 @@ def init(start: Path | None = None) -> InitResult:
     root = require_repo(start)
     paths = StorePaths(root)
     created = template.copy_missing(paths.memory)
-    paths.local.mkdir(exist_ok=True)
+    paths.local.mkdir(mode=0o700, exist_ok=True)
+    try:
+        paths.local.chmod(0o700)  # local state is the owner's alone, in older stores too
+    except OSError:
+        pass  # not ours to change: every file mem creates there is still 0600
     memory = Memory(root)
     memory.settings()  # fails early on a broken config.yaml, refreshes capture's copy
     memory.scope()  # caches the root commit for the hook path
@@ -80,6 +87,7 @@ class Memory:
         self.notes: list[str] = []  # things the user should know, such as an adopted identity
         self._settings: dict[str, Any] | None = None
         self._scope: dict[str, str | None] | None = None
+        self._redactor: Redactor | None = None
 
     @classmethod
     def open(cls, start: Path | None = None) -> Memory:
@@ -103,13 +111,18 @@ class Memory:
         if note:
             self.notes.append(note)
 
+    def redactor(self) -> Redactor:
+        """The masking step for this store (built-in rules and the configured ones)."""
+        if self._redactor is None:
+            from memcli.privacy.redactor import Redactor, use_store_cache
+
+            use_store_cache(str(self.paths.local))
+            self._redactor = Redactor.from_settings(self.settings())
+        return self._redactor
+
     def mask(self, text: str) -> str:
         """Text as it may be written: secrets masked with the built-in and configured rules."""
-        from memcli.capture import masking
-
-        redaction = self.settings()["redaction"]
-        extra = [str(p) for p in redaction.get("extra_patterns") or []]
-        return masking.mask(text, extra, bool(redaction.get("mask_emails", True)))
+        return self.redactor().mask(text)
 
     def scope(self) -> dict[str, str | None]:
         if self._scope is None:
@@ -202,7 +215,7 @@ class Memory:
             scope=item_scope,
             created=stamp,
             updated=stamp,
-            tags=model.normalize_tags(list(tags)),
+            tags=model.normalize_tags([self.mask(t) for t in tags]),
             importance=importance,
             confidence=confidence,
             expires=_expiry(expires) if expires else None,
@@ -224,7 +237,7 @@ class Memory:
             if name not in model.FIELD_ORDER or name in ("id", "created", "updated"):
                 raise MemError(f"cannot edit field {name!r}")
             if name == "tags":
-                value = model.normalize_tags(list(value))
+                value = model.normalize_tags([self.mask(t) for t in value])
             elif name == "expires":
                 value = _expiry(value) if value else None
             elif name == "anchors":
@@ -233,7 +246,7 @@ class Memory:
                 value = self.mask(_clean_body(value))
             elif name == "title":
                 value = self.mask(value.strip())
-            data[name] = value
+            data[name] = value if name in ("id", "source") else self.redactor().mask_obj(value)
         data["updated"] = timeutil.now()
         edited = self._from_data(data, self.store.display(self.store.path_of(item.id)))
         self.store.save(edited)
@@ -259,7 +272,7 @@ class Memory:
         if data["id"] != original.id:
             raise MemError(f"{shown}:{doc.line_of('id')}: id: cannot be changed")
         data["updated"] = timeutil.now()
-        data["title"], data["body"] = self.mask(data["title"]), self.mask(data["body"])
+        data = {k: v if k == "id" else self.redactor().mask_obj(v) for k, v in data.items()}
         item = Item.from_dict(data)
         from memcli import atomic
 

@@ -12,6 +12,12 @@ def write_text(path: Path, text: str) -> None:
 
 
 def write_bytes(path: Path, data: bytes) -> None:
+    """The file is created 0600 (:func:`tempfile.mkstemp`); a missing folder under
+    ``.memory/local/`` is created 0700, like every folder there."""
+    if "/.memory/local" in path.parent.as_posix():
+        from memcli.privacy import owner_only
+
+        owner_only.make_folders(str(path.parent))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -123,7 +123,25 @@ def untrusted_settings(paths: StorePaths) -> list[Problem]:
                     "user config ($MEM_CONFIG or ~/.config/mem/config.yaml) instead",
                 )
             )
-    return problems
+    return problems + _pattern_problems(paths, data, doc)
+
+
+def _pattern_problems(paths: StorePaths, data: dict[str, Any], doc: Any) -> list[Problem]:
+    """redaction.extra_patterns that mem refuses to run (no time bound could be kept)."""
+    from memcli.privacy import user_patterns
+
+    block = data.get("redaction")
+    patterns = block.get("extra_patterns") if isinstance(block, dict) else None
+    if not isinstance(patterns, list):
+        return []
+    found = []
+    for number, pattern in enumerate(patterns):
+        reason = user_patterns.problem(pattern)
+        if reason is not None:
+            field = f"redaction.extra_patterns[{number}]"
+            line = doc.line_of_path(("redaction", "extra_patterns", number))
+            found.append(Problem(_display(paths), line, field, f"ignored: {reason}"))
+    return found
 
 
 def _display(paths: StorePaths) -> str:

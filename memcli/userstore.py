@@ -41,7 +41,7 @@ def init() -> list[Path]:
 
     paths = StorePaths(home())
     created = template.copy_missing(paths.memory)
-    paths.local.mkdir(parents=True, exist_ok=True)
+    paths.local.mkdir(mode=0o700, parents=True, exist_ok=True)
     if paths.config in created:
         text = paths.config.read_text(encoding="utf-8")
         atomic.write_text(paths.config, text.replace("  project: null", f"  project: {PROJECT}", 1))

@@ -64,15 +64,17 @@ class Document:
                 return 1
         return 1
 
-    def line_of_path(self, keys: tuple[str, ...]) -> int:
-        """1-based line of a nested key such as ``("capture", "head_lines")``; else the
-        line of the deepest parent found, else 1."""
+    def line_of_path(self, keys: tuple[str | int, ...]) -> int:
+        """1-based line of a nested key such as ``("capture", "head_lines")`` or of a list
+        item (``("capture", "deny_globs", 0)``); else the line of the deepest parent
+        found, else 1."""
         node, line = self.tree, 1
         for key in keys:
-            if not (isinstance(node, CommentedMap) and key in node):
+            listed = isinstance(key, int) and isinstance(node, list) and 0 <= key < len(node)
+            if not (listed or (isinstance(node, CommentedMap) and key in node)):
                 break
             try:
-                line = int(node.lc.key(key)[0]) + 1
+                line = int((node.lc.item(key) if listed else node.lc.key(key))[0]) + 1
             except (KeyError, TypeError, AttributeError):
                 break
             node = node[key]

@@ -42,7 +42,11 @@ def session_file_name(session: str) -> str:
 
 def append(path: str, line: str, max_bytes: int, now: str) -> bool:
     """Append one line under the session lock; returns True when older text was dropped."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):  # once per store: keeps the module off the common path
+        from memcli.privacy import owner_only
+
+        owner_only.make_folders(folder)
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     lock_fd = os.open(path + ".lock", os.O_CREAT | os.O_WRONLY | _NOFOLLOW, 0o600)
     try:
@@ -92,11 +96,9 @@ def _shrink(path: str, now: str, room: int) -> bool:
         kept = kept[max(1, len(kept) // 2) :]
         note = "dropped the oldest lines of this buffer to stay under its size bound"
     marker = (fastjson.dumps({"note": note, "ts": now}) + "\n").encode("utf-8")
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as handle:
-        handle.write(marker)
-        handle.writelines(kept)
-    os.replace(tmp, path)
+    from memcli.privacy import owner_only
+
+    owner_only.write_atomic(path, marker + b"".join(kept))
     return True
 
 

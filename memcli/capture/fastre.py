@@ -61,6 +61,11 @@ def use_cache(path: str | None) -> None:
         _cache = {}
 
 
+def cache_file() -> str | None:
+    """The cache file in use, or None."""
+    return _cache_path
+
+
 def compile(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]  # noqa: A001
     """A compiled pattern, from the cache when it holds this pattern's code."""
     global _dirty

@@ -146,10 +146,12 @@ def _observe(
     payload, so that no cut of a field can split a secret before it is masked. Only what is
     not text (kind, outcome, exit code, file hashes) is read from the unmasked payload.
     """
-    from memcli.capture import adapters, bounds, filters, masking
+    from memcli.capture import adapters, bounds, filters
+    from memcli.privacy.denylist import is_denied_path
+    from memcli.privacy.redactor import Redactor
+    from memcli.privacy.session_secrets import SessionSecrets
 
-    extra = _strings(settings["extra_patterns"])
-    emails = bool(settings["mask_emails"])
+    redactor = Redactor.from_settings(settings)
     if payload is not None:
         bounded = _bounded(payload)
         payload = bounded if isinstance(bounded, dict) else payload
@@ -163,9 +165,13 @@ def _observe(
     if event is None or adapters.is_noise(event, _strings(settings["noise_tools"])):
         return None, None
     deny = _strings(settings["deny_globs"])
-    denied = any(masking.is_denied_path(str(f), deny) for f in _list(event.get("files")))
+    denied = any(is_denied_path(str(f), deny) for f in _list(event.get("files")))
+    named = str(event.get("session") or _opt(options, "session") or _default_session())
+    named = redactor.mask(named)
+    local = os.path.join(root, ".memory", "local")
+    redactor.session = SessionSecrets(os.path.join(local, "secrets", _secrets_name(named)))
     source: object = payload if payload is not None else {"text": text}
-    masked = masking.mask_obj(_without_contents(source, denied, event), extra, emails)
+    masked = redactor.mask_obj(_without_contents(source, denied, event))
     if payload is not None and isinstance(masked, dict):
         shown = adapters.to_event(masked, agent) or event
     else:
@@ -182,7 +188,7 @@ def _observe(
     )
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     session = str(shown.get("session") or _opt(options, "session") or _default_session())
-    session = masking.mask(session, extra, emails)
+    session = redactor.mask(session)
     obs_id = f"o{time.time_ns():x}{os.urandom(3).hex()}"
     scope = _scope(root)
     hashes = event.get("hashes") if not denied else {}
@@ -201,14 +207,26 @@ def _observe(
         "exit_code": event.get("exit_code"),
         "files": [str(f) for f in _list(shown.get("files"))],
         "hashes": {
-            masking.mask(str(path), extra, emails): digest
+            redactor.mask(str(path)): digest
             for path, digest in (hashes if isinstance(hashes, dict) else {}).items()
         },
         "input": str(shown.get("input") or "")[:500],
         "excerpt": excerpt,
         "raw": f"raw/{buffer.session_file_name(session)}#{obs_id}",
     }
-    return observation, {"id": obs_id, "ts": stamp, "payload": masked}
+    raw: dict[str, object] = {"id": obs_id, "ts": stamp, "payload": masked}
+    seen = redactor.session
+    if seen is not None and seen.new:  # first seen in this event: masked in every field
+        observation = redactor.mask_seen(observation)  # type: ignore[assignment]
+        raw = redactor.mask_seen(raw)  # type: ignore[assignment]
+        seen.save()
+    for problem in redactor.problems:
+        log(os.path.join(local, "mem.log"), problem)
+    return observation, raw
+
+
+def _secrets_name(session: str) -> str:
+    return buffer.session_file_name(session).removesuffix(".jsonl")
 
 
 def _bounded(value: object) -> object:
@@ -304,17 +322,18 @@ def _write(
 
 
 def log(path: str, reason: str, command: str = "capture") -> None:
-    """Append one line to ``local/mem.log``; a failure to log is itself ignored."""
+    """Append one line to ``local/mem.log`` (masked, 0600); a failure to log is ignored."""
+    from memcli.privacy import owner_only
+    from memcli.privacy.redactor import Redactor
+
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     if untrusted.linked_folder(os.path.dirname(os.path.dirname(path))):
         return  # a committed symlink would send the line anywhere
+    line = Redactor.cached().mask(" ".join(reason.split())[:1000])
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
         if os.path.exists(path) and os.path.getsize(path) > 1_000_000:
             os.replace(path, path + ".1")
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        with os.fdopen(os.open(path, flags, 0o600), "a", encoding="utf-8") as handle:
-            handle.write(f"{stamp} {command}: {reason}\n")
+        owner_only.append_line(path, f"{stamp} {command}: {line}")
     except OSError:
         pass
 

@@ -120,13 +120,11 @@ def _may_state_lesson(text: str) -> bool:
 
 
 def _masked(text: str, config: dict[str, object]) -> str:
-    from memcli.capture import filters, masking
+    from memcli.capture import filters
+    from memcli.privacy.redactor import Redactor
 
-    redaction = config.get("redaction")
-    redaction = redaction if isinstance(redaction, dict) else {}
-    extra = [str(p) for p in redaction.get("extra_patterns") or []]
     cleaned = filters.drop_mem_fence(filters.drop_private(text))
-    return masking.mask(cleaned, extra, bool(redaction.get("mask_emails", True)))
+    return Redactor.from_settings(config).mask(cleaned)
 
 
 def _choose(current: dict[str, object], config: dict[str, object]) -> list[dict[str, object]]:

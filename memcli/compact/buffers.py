@@ -27,6 +27,7 @@ from memcli import atomic, untrusted
 from memcli.capture import buffer, fastjson
 from memcli.errors import MemError
 from memcli.paths import StorePaths
+from memcli.privacy import owner_only
 
 try:
     import fcntl
@@ -105,7 +106,7 @@ def session_lock(paths: StorePaths, session: str) -> Iterator[None]:
 
 @contextmanager
 def _flock(path: Path, blocking: bool) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    owner_only.make_folders(str(path.parent))
     fd = os.open(path, os.O_CREAT | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         if fcntl is not None:
@@ -210,15 +211,9 @@ def _ended(path: Path) -> bool:
 
 
 def log(paths: StorePaths, message: str) -> None:
-    """One line in ``local/mem.log``; failing to log never fails a compaction."""
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    line = " ".join(message.split())[:1000]
+    """One line in ``local/mem.log`` (masked); failing to log never fails a compaction."""
+    from memcli.capture import pipeline
+
     if untrusted.linked_folder(paths.memory):
         return  # a committed symlink would send the line anywhere
-    try:
-        paths.local.mkdir(parents=True, exist_ok=True)
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        with os.fdopen(os.open(paths.log, flags, 0o600), "a", encoding="utf-8") as handle:
-            handle.write(f"{stamp} compact: {line}\n")
-    except OSError:
-        pass
+    pipeline.log(str(paths.log), message, "compact")

@@ -194,13 +194,13 @@ def record_cost(paths: StorePaths, session: str, usage: Usage, outcome: str) -> 
     path = paths.local / COST_FILE
     line = {"ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "session": session,
             "outcome": outcome, **asdict(usage)}  # fmt: skip
+    from memcli.privacy import owner_only
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists() and path.stat().st_size > MAX_COST_BYTES:
             kept = path.read_bytes()[MAX_COST_BYTES // 2 :].split(b"\n", 1)[-1]
-            path.write_bytes(kept)
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(line) + "\n")
+            owner_only.write_atomic(str(path), kept)
+        owner_only.append_line(str(path), json.dumps(line))
     except OSError:
         pass
 

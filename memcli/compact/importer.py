@@ -107,14 +107,14 @@ def _item(
         raise MemError(f"{where}: {unknown[0]}: unknown field (known: {', '.join(sorted(KNOWN))})")
     title = _text(data.get("title"))
     body = _body(_text(data.get("body"))) or title
-    project = _text(data.get("project")) or default_project
+    project = mask(_text(data.get("project"))) or default_project
     given_time = _time(data.get("created"), where, "created")
     created = given_time or stamp
     record: dict[str, Any] = {
         "kind": data.get("kind"),
         "title": text.title_of(mask(title), model.TITLE_MAX) if title else "",
         "body": mask(body),
-        "tags": model.normalize_tags(_tags(data.get("tags"), where)),
+        "tags": model.normalize_tags([mask(t) for t in _tags(data.get("tags"), where)]),
         "scope": {"project": project},
         "importance": data.get("importance", 0.5),
         "confidence": data.get("confidence", "assumed"),
@@ -122,11 +122,11 @@ def _item(
         "updated": _time(data.get("updated"), where, "updated") or created,
         "expires": _time(data.get("expires"), where, "expires"),
         "supersedes": data.get("supersedes"),
-        "anchors": [{"path": str(a)} for a in data.get("anchors") or []],
+        "anchors": [{"path": mask(str(a))} for a in data.get("anchors") or []],
         "source": {"compactor": "import", "version": __version__},
     }
     if data.get("branch"):
-        record["scope"]["branch"] = _text(data["branch"])
+        record["scope"]["branch"] = mask(_text(data["branch"]))
     given = data.get("id")
     renamed = 0
     if isinstance(given, str) and ids.is_valid(given):

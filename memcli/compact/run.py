@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from memcli import untrusted
 from memcli.capture import buffer
@@ -25,6 +25,7 @@ from memcli.paths import StorePaths
 
 if TYPE_CHECKING:
     from memcli.api import Memory
+    from memcli.privacy.redactor import Redactor
 
 MAX_INSTRUCTION_BYTES = 200_000
 
@@ -157,8 +158,6 @@ def compact_observations(
         instructions=text.InstructionFiles(_instruction_texts(memory.root)),
         edit_hints=_edit_hints(paths.local, analysis, raws or {}),
     )
-    settings = memory.settings()
-    redaction = settings["redaction"]
     compactor, drafts = "rules", None
     user_compact = _user_compact_settings(paths)
     command = user_compact.get("summarizer")
@@ -172,13 +171,12 @@ def compact_observations(
     if drafts is None:
         drafts = rules.compact(analysis, ctx)
     drafts = _not_dismissed(drafts, str(paths.local), session_id)
-    drafts = [_masked(d, redaction) for d in drafts]
+    redactor = memory.redactor()
+    drafts = [_masked(d, redactor) for d in drafts]
     outcome = merge.apply(memory.store, drafts, project, buffers.work_dir(paths) / "pool.json")
     unfinished = rules.unfinished(analysis, session_id) is not None
     new_state = session.combine(state, analysis, outcome.landed, unfinished, project, compactor)
-    for name_of_text in ("intent", "outcome"):
-        if new_state.get(name_of_text):
-            new_state[name_of_text] = _mask(str(new_state[name_of_text]), redaction)
+    new_state = cast("dict[str, Any]", redactor.mask_obj(new_state))
     summary_path = None
     if session.worth_writing(new_state):
         summary_path = session.write(paths, name, new_state)
@@ -280,21 +278,13 @@ def _hint(payload: object) -> str:
     return f"`{old}` -> `{new}`"
 
 
-def _mask(value: str, redaction: dict[str, Any]) -> str:
-    from memcli.capture import masking
-
-    extra = [str(p) for p in redaction.get("extra_patterns") or []]
-    return masking.mask(value, extra, bool(redaction.get("mask_emails", True)))
-
-
-def _masked(draft: Draft, redaction: dict[str, Any]) -> Draft:
+def _masked(draft: Draft, redactor: Redactor) -> Draft:
     """Mask once more at the door: nothing unmasked reaches a committed file."""
-
-    def scrub(value: str) -> str:
-        return _mask(value, redaction)
-
+    scrub = redactor.mask
     draft.title = scrub(draft.title)
     draft.body = scrub(draft.body)
+    draft.tags = [scrub(t) for t in draft.tags]
+    draft.anchors = [{k: scrub(v) for k, v in a.items()} for a in draft.anchors]
     draft.evidence = [
         {k: scrub(v) if k == "excerpt" else v for k, v in e.items()} for e in draft.evidence
     ]

@@ -195,7 +195,8 @@ def summarize(
     if called:
         headless.record_cost(paths, ctx.session, usage, "ok")
     try:
-        atomic.write_text(cache, json.dumps({"batch": batch, "output": output}))
+        kept = mask(output) if mask is not None else output  # nothing unmasked under .memory/
+        atomic.write_text(cache, json.dumps({"batch": batch, "output": kept}))
     except OSError:
         pass
     return drafts

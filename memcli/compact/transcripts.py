@@ -31,6 +31,7 @@ from memcli.compact.hookevents import Converter, HookEvent
 from memcli.compact.importer import ImportResult
 from memcli.compact.observations import Obs
 from memcli.errors import MemError
+from memcli.privacy import owner_only
 
 if TYPE_CHECKING:
     from memcli.api import Memory
@@ -223,7 +224,7 @@ def _write_raw(path: Path, records: list[dict[str, Any]]) -> None:
     lines = [json.dumps(r, ensure_ascii=False) for r in records if f'"{r["id"]}"' not in present]
     if not lines:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    owner_only.make_folders(str(path.parent))
     fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         os.write(fd, ("\n".join(lines) + "\n").encode("utf-8", "replace"))

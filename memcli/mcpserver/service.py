@@ -174,19 +174,15 @@ class MemoryService:
 
         With ``candidate`` (an id a checkpoint named) the item keeps that candidate's evidence
         and is merged like a compacted item (see :mod:`memcli.checkpoint.record`)."""
-        from memcli.capture import filters, masking
+        from memcli.capture import filters
 
         kind = _check_kind(kind) or ""
         if not kind:
             raise MemError(f"kind: required, one of {', '.join(model.KINDS)}")
         memory = self._memory()
-        redaction = memory.settings().get("redaction") or {}
-        extra = [str(p) for p in redaction.get("extra_patterns") or []]
-        emails = bool(redaction.get("mask_emails", True))
 
         def scrub(value: str) -> str:
-            cleaned = filters.drop_mem_fence(filters.drop_private(value))
-            return masking.mask(cleaned, extra, emails)
+            return memory.mask(filters.drop_mem_fence(filters.drop_private(value)))
 
         if not isinstance(title, str) or not title.strip():
             raise MemError("title: must not be empty")

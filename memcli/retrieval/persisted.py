@@ -186,17 +186,7 @@ class Vocabulary:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Temporary file in the same folder, then rename (no :mod:`tempfile`: it is slow to import)."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with os.fdopen(untrusted.open_private(tmp), "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Temporary file in the same folder, then rename; owner-only, like all of ``local/``."""
+    from memcli.privacy import owner_only
+
+    owner_only.write_atomic(path, data)

@@ -22,6 +22,7 @@ import time
 
 from memcli.capture import fastjson
 from memcli.paths import StorePaths
+from memcli.privacy import owner_only
 
 # Names for the type checker only: `typing` and `dataclasses` cost milliseconds to import on
 # the query path, which runs as its own process on every search and session start.
@@ -75,16 +76,10 @@ def record_use(paths: StorePaths, item_ids: Iterable[str]) -> None:
         entry["hits"] = (hits if isinstance(hits, int) else 0) + 1
         entry["last"] = stamp
     text = json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
-    tmp = f"{paths.usage}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, paths.usage)
+        owner_only.write_atomic(os.fspath(paths.usage), text.encode("utf-8"))
     except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        pass
 
 
 def append_receipt(
@@ -97,9 +92,16 @@ def append_receipt(
     tokens: int,
     scope: str | None,
 ) -> None:
-    """Append one receipt line; a missing or read-only ``local/`` is silently skipped."""
+    """Append one receipt line, the query masked like everything else written under
+    ``.memory/``; a missing or read-only ``local/`` is silently skipped."""
     if not paths.local.is_dir():
         return
+    if query:
+        from memcli.privacy.redactor import Redactor, use_store_cache
+        from memcli.retrieval.context import load_settings
+
+        use_store_cache(os.fspath(paths.local))
+        query = Redactor.from_settings(load_settings(paths)).mask(query)
     record = {
         "time": _stamp(),
         "op": operation,
@@ -112,8 +114,7 @@ def append_receipt(
     line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
     path = receipts_path(paths)
     try:
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(path, flags, 0o600)
+        fd, _ = owner_only.open_append(path)
         try:
             os.write(fd, line)
             size = os.fstat(fd).st_size
@@ -128,10 +129,7 @@ def append_receipt(
 def _halve(path: str) -> None:
     with open(path, "rb") as handle:
         lines = handle.readlines()
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as handle:
-        handle.writelines(lines[len(lines) // 2 :])
-    os.replace(tmp, path)
+    owner_only.write_atomic(path, b"".join(lines[len(lines) // 2 :]))
 
 
 def read_receipts(paths: StorePaths, limit: int = 20) -> list[dict[str, Any]]:

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 from memcli import timeutil, untrusted
 from memcli.compact import merge
 from memcli.model import Item, Problem
-from memcli.review import contradiction, secretscan, similar
+from memcli.privacy import secret_gate
+from memcli.review import contradiction, similar
 from memcli.review.findings import ERROR, WARNING, Finding, Report
 from memcli.review.gitrepo import MEMORY, GitRepo
 
@@ -246,12 +247,9 @@ def _has_symbol(path: Path, symbol: str) -> bool:
 
 
 def _secrets(memory: Memory, repo: GitRepo, report: Report) -> None:
-    redaction = memory.settings().get("redaction") or {}
-    extra = [str(p) for p in redaction.get("extra_patterns") or []]
-    emails = bool(redaction.get("mask_emails", True))
     local = f"{MEMORY}/local/"
     paths = [p for p in repo.files(MEMORY) if not p.startswith(local)]
-    for leak in secretscan.scan_files(memory.root, paths, extra, emails):
+    for leak in secret_gate.scan_files(memory.root, paths, memory.redactor()):
         report.findings.append(
             Finding(
                 "personal-data" if leak.personal else "secret",

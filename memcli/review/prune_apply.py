@@ -14,7 +14,7 @@ from memcli.compact import merge
 from memcli.compact.drafts import Draft
 from memcli.errors import MemError
 from memcli.model import Item
-from memcli.review import secretscan
+from memcli.privacy import secret_gate
 
 if TYPE_CHECKING:
     from memcli.api import Memory
@@ -50,16 +50,13 @@ def apply(memory: Memory, findings: list[Finding], archive: bool) -> list[str]:
 
 
 def _mask(memory: Memory, findings: list[Finding], expired: set[str], done: list[str]) -> None:
-    redaction = memory.settings().get("redaction") or {}
-    extra = [str(p) for p in redaction.get("extra_patterns") or []]
-    emails = bool(redaction.get("mask_emails", True))
     paths = sorted(
         {f.path for f in findings if f.check in ("secret", "personal-data")}
         - {memory.store.display(memory.store.path_of(i)) for i in expired}
     )
     for path in paths:
         order = model.FIELD_ORDER if path.startswith(".memory/items/") else ()
-        if secretscan.mask_file(memory.root / path, order, extra, emails):
+        if secret_gate.mask_file(memory.root / path, memory.redactor(), order):
             done.append(f"masked {path} (git history still holds the secret: rotate it)")
 
 

@@ -1,11 +1,11 @@
-"""Is this value a secret? The heuristics `memcli.capture.masking` asks about a candidate:
+"""Is this value a secret? The heuristics `memcli.privacy.masking` asks about a candidate:
 whether it looks generated rather than written, whether it is a placeholder, how strongly the
 name it is given to says secret (`tier`), and whether a value given to such a name is one.
 """
 
 from __future__ import annotations
 
-from memcli.capture.secret_rules import (
+from memcli.privacy.secret_rules import (
     EXCL_FIRST,
     EXCL_LAST,
     LITERALS,
@@ -107,17 +107,33 @@ def tier(key: str) -> int:
     return found
 
 
+def _symbol_led(value: str) -> bool:
+    """A value that starts with ``*``, ``!`` or ``%`` and still reads as a password
+    (``*Xk9#pq2``, ``!Zq8wX2mN``, ``%Rt7&pL0q``): not a run of stars, a YAML tag, a template
+    or an environment variable."""
+    rest = value[1:]
+    if not rest or rest[0] in "*!%({$" or value.endswith("%"):
+        return False
+    if value[0] == "!" and rest.isalpha():
+        return False  # !Ref, !Sub, !secret
+    if value[0] == "%" and rule("template").fullmatch(value):
+        return False  # %s, %(name)s
+    return sum(c.isalnum() for c in rest) >= 4 and (digits(rest) or not rest.isalpha())
+
+
 def secret_value(value: str, tier: int, quote: str, loose: bool, key: str) -> bool:
     """Whether `value`, given to a name of `tier`, is a secret. `quote` is its quote, if any;
     `loose` (an env file, a config line) lets a bare word count as a value."""
-    if len(value) < 4 or value[0] in "$%<[{(!*" or value.startswith(("#{", "@{")):
+    if len(value) < 4 or value[0] in "$<[{(" or value.startswith(("#{", "@{")):
         return False  # a variable, template, placeholder, structure, or masked already
+    if value[0] in "*!%" and not _symbol_led(value):
+        return False  # ****, **kwargs, !Ref Name, !!str, %(name)s, %APPDATA%: not a value
     if not rule("alnum3").match(value.replace("\\n", "")) or dummy(value) or "://" in value:
         return False
     if rule("not_secret").fullmatch(value) or value.strip().lower() in SCHEMES:
         return False  # 1.2.3, #a0b1c2, AWS_SECRET_ACCESS_KEY, NextToken, X-Api-Key, "Basic "
-    if value[0] in "/~." and "/" in value:
-        return False  # the path of a secret, not the secret
+    if value[0] in "/~." and "/" in value and not looks_random(value.replace("/", "")):
+        return False  # the path of a secret, not the secret (base64 may start with a slash)
     ref = None if quote else rule("code_ref").fullmatch(value)
     if ref is not None and (ref.group("call") or ("." in value and not digits(value))):
         return False  # get_token(), form.cleaned_data

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from memcli.capture.secret_rules import ESCAPES, compiled
+from memcli.privacy.secret_rules import ESCAPES, compiled
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
