@@ -43,10 +43,10 @@ def test_the_checkpoint_loads_no_extension_or_masking_it_can_do_without(repo: Pa
     modules, out = loaded(repo, "Done: the suite passes.")
     assert "KeyError" in out  # the probe ran the checkpoint: it asks about the failure
     assert not modules & {"zlib", "fcntl", "__future__", "json", "re", "typing"}, modules
-    assert "memcli.capture.masking" not in modules
+    assert "memcli.privacy.masking" not in modules
 
 
 def test_a_message_that_may_state_a_lesson_is_masked(repo: Path) -> None:
     modules, out = loaded(repo, "I chose a list instead of a set because order matters here.")
-    assert "memcli.capture.masking" in modules
+    assert "memcli.privacy.masking" in modules
     assert "instead of a set" in out
