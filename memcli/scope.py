@@ -3,7 +3,7 @@
 The project comes from the normalised URL of the git remote (``origin`` first) or, without a
 remote, from the repository's root commit; never from a folder's base name, which two
 unrelated checkouts can share. Git's files are read directly (:mod:`memcli.gitfiles`), so
-`mem capture` resolves scope without gitpython; only the root-commit fallback asks git, through
+`mem capture` resolves scope without starting git; only the root-commit fallback runs git, through
 :mod:`memcli.gitlayer`, and its answer is cached under ``local/``.
 """
 

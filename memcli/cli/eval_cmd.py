@@ -44,6 +44,14 @@ def eval_(
     all_projects: Annotated[
         bool, typer.Option(help="Search every project in this store (recall only).")
     ] = False,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            metavar="[tfidf]",
+            help="Also rank with scikit-learn's plain TF-IDF and show both side by side "
+            "(needs pip install 'memcli[eval]').",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Measure memory: recall@k of search against labelled queries, or, with --sessions,
@@ -53,32 +61,52 @@ def eval_(
     if sessions:
         if min_recall is not None:
             raise MemError("--min-recall: only with a QUERIES.jsonl file")
+        if baseline is not None:
+            raise MemError("--baseline: only with a QUERIES.jsonl file")
         _sessions(session, as_json)
         return
     if session is not None:
         raise MemError("--session: only with --sessions")
     assert queries is not None
-    _recall(queries, k, min_recall, all_projects, as_json)
+    _recall(queries, k, min_recall, all_projects, baseline, as_json)
 
 
 def _recall(
-    path: Path, k_text: str, min_recall: float | None, all_projects: bool, as_json: bool
+    path: Path,
+    k_text: str,
+    min_recall: float | None,
+    all_projects: bool,
+    baseline: str | None,
+    as_json: bool,
 ) -> None:
-    from memcli.evaluation import recall_eval
+    from memcli.evaluation import recall_eval, tfidf_baseline
 
+    if baseline is not None:
+        if baseline not in tfidf_baseline.BASELINES:
+            raise MemError(f"--baseline: {baseline!r} is not one of tfidf")
+        tfidf_baseline.require_scikit_learn()
     ks = recall_eval.parse_ks(k_text)
     labelled = recall_eval.load_queries(path)
     memory = open_memory()
     report = recall_eval.evaluate(
         memory.root, labelled, ks, source=str(path), all_projects=all_projects
     )
+    reference = None
+    if baseline is not None:
+        reference = tfidf_baseline.evaluate(
+            memory.root, labelled, ks, source=str(path), all_projects=all_projects
+        )
     gate = report.recall(report.gate_k)
     failed = min_recall is not None and gate < min_recall
     if as_json:
         data = report.to_dict()
         data["min_recall"] = min_recall
         data["passed"] = not failed
+        if reference is not None:
+            data["baseline"] = {"name": baseline, **reference.to_dict()}
         print_json(data)
+    elif reference is not None:
+        _side_by_side(report, reference, min_recall)
     elif is_terminal():
         _rich_recall(report, min_recall)
     else:
@@ -122,6 +150,20 @@ def _plain_recall(report: Any, min_recall: float | None) -> None:
         typer.echo(f"not all relevant items in the top {report.gate_k}:")
         for line in misses:
             typer.echo(f"  {line}")
+    gate = _gate_line(report, min_recall)
+    if gate:
+        typer.echo(gate)
+
+
+def _side_by_side(report: Any, reference: Any, min_recall: float | None) -> None:
+    """The index and the TF-IDF baseline, one row per k (plain text: it is read in CI logs)."""
+    scope = report.scope if report.scope is not None else "all projects"
+    typer.echo(f"{len(report.results)} queries from {report.source} (scope: {scope})")
+    typer.echo(f"{'k':>4}  {'mem index':>10}  {'tfidf':>10}  {'difference':>10}")
+    for k in report.ks:
+        ours, theirs = report.recall(k), reference.recall(k)
+        typer.echo(f"{k:>4}  {ours:>10.3f}  {theirs:>10.3f}  {ours - theirs:>+10.3f}")
+    typer.echo("recall@k: mem index = mem search's ranking; tfidf = scikit-learn TfidfVectorizer")
     gate = _gate_line(report, min_recall)
     if gate:
         typer.echo(gate)

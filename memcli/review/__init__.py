@@ -5,5 +5,6 @@
 - :mod:`memcli.review.prune`: `mem prune`, the checks CI runs and the fixes it proposes;
 - :mod:`memcli.review.merge_driver`: `mem merge-driver`, the git merge driver for item files.
 
-git is reached through :mod:`memcli.review.gitrepo` only, which imports gitpython lazily.
+git is reached through :mod:`memcli.review.gitrepo` only, which runs it through
+:mod:`memcli.gitlayer`.
 """

@@ -1,7 +1,6 @@
-"""Git for review (diff, history, prune, the merge driver): the second gitpython owner.
+"""Git for review (diff, history, prune, the merge driver), on :func:`memcli.gitlayer.run`.
 
-Like :mod:`memcli.gitlayer` it imports gitpython lazily, inside :class:`GitRepo`, so that
-`mem --help` and the hook commands never load it. Every git failure becomes a
+git runs as a subprocess (no library); every git failure becomes a
 :class:`memcli.errors.MemError` with git's own first line of explanation.
 """
 
@@ -9,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from memcli import gitlayer
 from memcli.errors import MemError
 
 MEMORY = ".memory"
@@ -35,13 +34,9 @@ class GitRepo:
     """One repository; use as a context manager so git's helper processes are closed."""
 
     def __init__(self, root: Path) -> None:
-        import git
-
         self.root = root
-        try:
-            self._repo: Any = git.Repo(root)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            raise MemError(f"not a git repository: {root}") from None
+        if not root.is_dir() or not gitlayer.run(root, "rev-parse", "--git-dir").ok:
+            raise MemError(f"not a git repository: {root}")
 
     def __enter__(self) -> GitRepo:
         return self
@@ -50,18 +45,14 @@ class GitRepo:
         self.close()
 
     def close(self) -> None:
-        self._repo.close()
+        """Nothing stays open between calls (kept for the context-manager protocol)."""
 
     def run(self, *args: str) -> str:
-        """``git ARGS`` in the repository; its stdout, without the trailing newline."""
-        import git
-
-        try:
-            return str(self._repo.git.execute(["git", *args], strip_newline_in_stdout=False))
-        except git.GitCommandError as exc:
-            reason = str(exc.stderr or exc).strip().removeprefix("stderr:").strip(" '\n")
-            line = reason.splitlines()[0] if reason else "failed"
-            raise MemError(f"git {args[0]}: {line}") from None
+        """``git ARGS`` in the repository; its stdout, as git wrote it."""
+        result = gitlayer.run(self.root, *args)
+        if not result.ok:
+            raise MemError(f"git {args[0]}: {result.reason()}")
+        return result.stdout
 
     def try_run(self, *args: str) -> str | None:
         try:
@@ -338,17 +329,10 @@ def merge_file(
     ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str], marker_size: int = 7
 ) -> tuple[str, bool]:
     """git's own line-based three-way merge of three files: (merged text, had conflicts)."""
-    import git
-
-    args = ["git", "merge-file", "-p", f"--marker-size={marker_size}"]
+    args = ["merge-file", "-p", f"--marker-size={marker_size}"]
     for label in labels:
         args += ["-L", label]
-    status, out, _err = git.Git().execute(
-        [*args, str(ours), str(base), str(theirs)],
-        with_extended_output=True,
-        with_exceptions=False,
-        strip_newline_in_stdout=False,
-    )
-    if status < 0 or status > 127:
+    result = gitlayer.run(ours.parent, *args, str(ours), str(base), str(theirs))
+    if result.status < 0 or result.status > 127:
         raise MemError("git merge-file failed")
-    return str(out), status != 0
+    return result.stdout, result.status != 0

@@ -49,6 +49,7 @@ def test_the_manifest_is_valid() -> None:
     # in the manifest makes Claude Code load it twice ("Duplicate hooks file detected").
     assert "hooks" not in manifest and "mcpServers" not in manifest
     market = load(".claude-plugin/marketplace.json")
+    assert market["description"]  # `claude plugin validate --strict .` fails without one
     assert [p["name"] for p in market["plugins"]] == [manifest["name"]]
     assert market["plugins"][0]["source"] == "./"
 
