@@ -25,6 +25,8 @@ from memcli.store import ItemStore, summarize
 
 if TYPE_CHECKING:
     from memcli.privacy.redactor import Redactor
+    from memcli.retrieval.layer1 import Layer1
+    from memcli.retrieval.search import SearchOutcome
 
 
 @dataclass
@@ -138,13 +140,76 @@ class Memory:
     def items(self, kind: str | None = None) -> list[Item]:
         """Every readable item (broken files go to ``warnings``), optionally of one kind."""
         if kind is not None and kind not in model.KINDS:
-            raise MemError(f"--kind: {kind!r} is not one of {', '.join(model.KINDS)}")
+            raise MemError(f"{kind!r} is not one of {', '.join(model.KINDS)}", field="kind")
         items, problems = self.store.load_all()
         self.warnings.extend(problems)
         return [i for i in items if kind is None or i.kind == kind]
 
     def get(self, item_id: str) -> Item:
         return self.store.get(item_id)
+
+    def find(self, item_id: str) -> tuple[Memory, Item]:
+        """An item of this store, else of the user-level store when this repository opted in
+        to it (an id from a search hit may be either); with the store that holds it."""
+        try:
+            return self, self.get(item_id)
+        except MemError:
+            from memcli import userstore
+
+            if not userstore.enabled(self.settings()):
+                raise
+            user = userstore.open_memory()
+            return user, user.get(item_id)
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        *,
+        kind: str | None = None,
+        project: str | None = None,
+        all_projects: bool = False,
+        record: bool = True,
+    ) -> SearchOutcome:
+        """Layer 2, as `mem search` ranks it: this project's items (or ``project``'s, or every
+        project's), with the user-level store's when this repository opted in to it."""
+        from memcli import userstore
+        from memcli.retrieval.search import search_outcome
+
+        if kind is not None and kind not in model.KINDS:
+            raise MemError(f"{kind!r} is not one of {', '.join(model.KINDS)}", field="kind")
+        if limit < 1:
+            raise MemError("must be 1 or more", field="limit")
+        outcome = search_outcome(
+            self.root,
+            query,
+            limit,
+            kind=kind,
+            project=project,
+            all_projects=all_projects,
+            record=record,
+        )
+        userstore.merge_hits(
+            self.root, outcome, query, limit, kind=kind, project=project, record=record
+        )
+        return outcome
+
+    def index(
+        self,
+        budget: int | None = None,
+        *,
+        project: str | None = None,
+        all_projects: bool = False,
+        record: bool = True,
+    ) -> Layer1:
+        """Layer 1, as `mem index` prints it: the most useful items under a token budget."""
+        from memcli.retrieval import layer1
+
+        if budget is not None and budget < 1:
+            raise MemError("must be 1 or more", field="budget")
+        return layer1.layer1_index(
+            self.root, budget, project=project, all_projects=all_projects, record=record
+        )
 
     def evidence(self, item: Item) -> list[dict[str, Any]]:
         """Layer 3: each evidence entry with the raw observation it points to, if still kept."""
@@ -328,7 +393,7 @@ class Memory:
         try:
             relative = absolute.relative_to(self.root.resolve())
         except ValueError:
-            raise MemError(f"--anchor: {path_text} is outside the repository") from None
+            raise MemError(f"{path_text} is outside the repository", field="anchors") from None
         anchor = {"path": relative.as_posix()}
         if symbol:
             anchor["symbol"] = symbol
@@ -338,12 +403,12 @@ class Memory:
         shown = self.store.display(self.store.path_of(item.id))
         problems = model.validate(item.to_dict(), shown, lambda _field: 1)
         if problems:
-            raise MemError(_argument_message(problems[0]))
+            raise _argument_error(problems[0])
 
     def _from_data(self, data: dict[str, Any], shown: str) -> Item:
         problems = model.validate(data, shown, lambda _field: 1)
         if problems:
-            raise MemError(_argument_message(problems[0]))
+            raise _argument_error(problems[0])
         return Item.from_dict(data)
 
 
@@ -352,12 +417,12 @@ def _expiry(text: str) -> str:
         return timeutil.parse_expiry(text)
     except ValueError:
         raise MemError(
-            f"--expires: {text!r} is not an ISO date or time, nor a span such as 30d or 12w"
+            f"{text!r} is not an ISO date or time, nor a span such as 30d or 12w", field="expires"
         ) from None
 
 
-def _argument_message(problem: Problem) -> str:
-    return f"--{problem.field}: {problem.message}"
+def _argument_error(problem: Problem) -> MemError:
+    return MemError(problem.message, field=problem.field)
 
 
 def _clean_body(body: str) -> str:

@@ -13,12 +13,28 @@ EXIT_INTERNAL = 3  # a bug: an exception nobody expected
 
 
 class MemError(Exception):
-    """A failure the user can act on: bad input, a missing store, an unknown id."""
+    """A failure the user can act on: bad input, a missing store, an unknown id.
 
-    def __init__(self, message: str, exit_code: int = EXIT_USAGE) -> None:
+    An error about one argument names it by its field, as the library knows it
+    (``field="kind"``, message ``kind: 'x' is not one of ...``); each front end shows the field
+    in its own words (the CLI as its flag, ``--kind``; the MCP server as the tool argument).
+    """
+
+    def __init__(
+        self, message: str, exit_code: int = EXIT_USAGE, *, field: str | None = None
+    ) -> None:
+        if field is not None and not message.startswith(f"{field}: "):
+            message = f"{field}: {message}"
         super().__init__(message)
         self.message = message
         self.exit_code = exit_code
+        self.field = field
+
+    def reworded(self, names: dict[str, str]) -> str:
+        """The message with its field shown as ``names[field]`` (unchanged when not named)."""
+        if self.field is None or self.field not in names:
+            return self.message
+        return names[self.field] + self.message[len(self.field) :]
 
     def __str__(self) -> str:
         return self.message

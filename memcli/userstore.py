@@ -17,6 +17,7 @@ from memcli.paths import StorePaths
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memcli.api import Memory
+    from memcli.retrieval.search import SearchOutcome
 
 PROJECT = "user"
 
@@ -64,3 +65,30 @@ def open_memory() -> Memory:
 def enabled(settings: dict[str, object]) -> bool:
     scope = settings.get("scope")
     return isinstance(scope, dict) and bool(scope.get("user_store")) and exists()
+
+
+def merge_hits(
+    root: Path,
+    outcome: SearchOutcome,
+    query: str,
+    limit: int,
+    *,
+    kind: str | None = None,
+    project: str | None = None,
+    record: bool = True,
+) -> None:
+    """Fold the user-level store's hits into ``outcome`` (a search of the repository at
+    ``root``) when that repository opted in and no other project was asked for.
+
+    One home for the merge: `mem search`, :meth:`memcli.api.Memory.search` and the MCP
+    server's ``memory_search`` all call it, so the three see the same items.
+    """
+    from memcli.retrieval import context
+    from memcli.retrieval.search import search_outcome
+
+    if project is not None or not enabled(context.load_settings(StorePaths(root))):
+        return
+    extra = search_outcome(home(), query, limit, kind=kind, all_projects=True, record=record)
+    merged = sorted([*outcome.results, *extra.results], key=lambda r: -r.score)
+    outcome.results = merged[:limit]
+    outcome.candidates += extra.candidates

@@ -2,45 +2,29 @@
 
 from __future__ import annotations
 
-import errno
 import functools
 import json
-import os
 import sys
-import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
 
 from memcli.api import Memory
-from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError, silence_closed_stdout
+from memcli.cli import failure
+from memcli.errors import silence_closed_stdout
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_ENVIRONMENT_ERRNOS = frozenset(
-    {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT}
-)
-
-
-def fail(message: str, code: int) -> typer.Exit:
-    typer.echo(f"mem: {message}", err=True)
-    return typer.Exit(code)
-
 
 def handle_errors(command: F) -> F:
-    """MemError becomes its one-line message and exit code; a closed pipe on stdout exit 0
-    quietly; anything else exit 3.
-
-    ``MEM_DEBUG=1`` lets the traceback through.
-    """
+    """Any error becomes one line on stderr and its exit code (:func:`failure.report`); a
+    closed pipe on stdout ends quietly with exit 0."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except MemError as exc:
-            raise fail(exc.message, exc.exit_code) from None
         except BrokenPipeError:
             # The reader went away (`mem list | head -1`): what it wanted, it has. Exit 0.
             silence_closed_stdout()
@@ -48,16 +32,7 @@ def handle_errors(command: F) -> F:
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
         except Exception as exc:
-            if isinstance(exc, OSError) and exc.errno in _ENVIRONMENT_ERRNOS:
-                # The machine, not mem: a read-only .memory/local, a full disk.
-                where = f"{exc.filename}: " if exc.filename else ""
-                raise fail(f"cannot write {where}{exc.strerror or exc}", EXIT_USAGE) from None
-            if os.environ.get("MEM_DEBUG") == "1":
-                traceback.print_exc()
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise fail(
-                f"internal error: {reason} (MEM_DEBUG=1 shows the traceback)", EXIT_INTERNAL
-            ) from None
+            raise typer.Exit(failure.report(exc)) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from memcli.errors import EXIT_INTERNAL, EXIT_OK, MemError
+from memcli.errors import EXIT_OK, MemError
 
 
 def run_history(item_id: str, as_json: bool) -> int:
@@ -17,18 +17,10 @@ def run_history(item_id: str, as_json: bool) -> int:
         if root is None:
             raise MemError("not inside a git repository (run `git init` first)")
         versions = item_history(root, item_id)
-    except MemError as exc:
-        sys.stderr.write(f"mem: {exc.message}\n")
-        return exc.exit_code
-    except Exception as exc:  # the same contract as handle_errors: one line, exit 3
-        import os
-        import traceback
+    except Exception as exc:
+        from memcli.cli import failure
 
-        if os.environ.get("MEM_DEBUG") == "1":
-            traceback.print_exc()
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        sys.stderr.write(f"mem: internal error: {reason} (MEM_DEBUG=1 shows the traceback)\n")
-        return EXIT_INTERNAL
+        return failure.report(exc)
     if as_json:
         import json
 

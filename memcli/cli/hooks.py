@@ -45,8 +45,9 @@ AGENT_NOTES: dict[str, str] = {
 
 
 def _fail(exc: MemError) -> NoReturn:
-    typer.echo(exc.message, err=True)
-    raise typer.Exit(exc.exit_code)
+    from memcli.cli import failure
+
+    raise typer.Exit(failure.report(exc))
 
 
 def _places(scope: str) -> tuple[Path, Path]:

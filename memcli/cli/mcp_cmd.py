@@ -14,6 +14,7 @@ from memcli.errors import MemError
 # Claude Code passes the session's project folder to MCP servers in this variable; a
 # user-scope plugin's server may otherwise start in the plugin's own folder.
 PROJECT_ENV = "CLAUDE_PROJECT_DIR"
+MCP_INSTALL_HINT = "mem mcp needs the MCP SDK: pip install 'memcli[mcp]'"
 
 
 def server_root(root: Path | None) -> Path:
@@ -46,6 +47,6 @@ def mcp(
         )
     try:
         from memcli.mcpserver import server
-    except ImportError as exc:  # the SDK is a dependency; a broken install says so plainly
-        raise MemError(f"the MCP SDK is not importable ({exc}): pip install 'mcp>=2,<3'") from None
+    except ImportError:  # the SDK is the `mcp` extra (docs/dependencies.md)
+        raise MemError(MCP_INSTALL_HINT) from None
     server.serve(repo)

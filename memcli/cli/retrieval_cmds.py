@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memcli.errors import EXIT_INTERNAL, EXIT_USAGE, MemError
+from memcli.errors import EXIT_USAGE, MemError
 from memcli.paths import StorePaths, find_repo_root, require_store
 
 FORMATS = ("text", "json", "claude")
@@ -33,6 +33,12 @@ def error(message: str, code: int) -> int:
     return code
 
 
+def failed(exc: MemError) -> int:
+    from memcli.cli import failure
+
+    return failure.report(exc)
+
+
 def run_search(
     query: str,
     limit: int = 10,
@@ -41,6 +47,7 @@ def run_search(
     all_projects: bool = False,
     as_json: bool = False,
 ) -> int:
+    from memcli import userstore
     from memcli.kinds import KINDS
     from memcli.retrieval.search import search_outcome
 
@@ -53,9 +60,9 @@ def run_search(
         outcome = search_outcome(
             root, query, limit, kind=kind, project=project, all_projects=all_projects
         )
-        _add_user_store(root, outcome, query, limit, kind, project)
+        userstore.merge_hits(root, outcome, query, limit, kind=kind, project=project)
     except MemError as exc:
-        return error(exc.message, exc.exit_code)
+        return failed(exc)
     for problem in outcome.problems:
         sys.stderr.write(f"mem: warning: skipped {problem}\n")
     if as_json or not sys.stdout.isatty():
@@ -65,22 +72,6 @@ def run_search(
 
     render.print_search(query, outcome.results, outcome.candidates)
     return 0
-
-
-def _add_user_store(
-    root: Path, outcome: Any, query: str, limit: int, kind: str | None, project: str | None
-) -> None:
-    """Fold in the user-level store's hits when this repository opted in to it."""
-    from memcli import userstore
-    from memcli.retrieval import context
-    from memcli.retrieval.search import search_outcome
-
-    if project is not None or not userstore.enabled(context.load_settings(StorePaths(root))):
-        return
-    extra = search_outcome(userstore.home(), query, limit, kind=kind, all_projects=True)
-    merged = sorted([*outcome.results, *extra.results], key=lambda r: -r.score)
-    outcome.results = merged[:limit]
-    outcome.candidates += extra.candidates
 
 
 def run_index(
@@ -185,8 +176,10 @@ def _compact_stale_sessions(root: Path) -> None:
 def hook_failed(command: str, exc: Exception, strict: bool) -> int:
     reason = exc.message if isinstance(exc, MemError) else f"{type(exc).__name__}: {exc}"
     if strict:
-        code = exc.exit_code if isinstance(exc, MemError) else EXIT_INTERNAL
-        return error(reason, code)
+        from memcli.cli import failure
+
+        sys.stderr.write(f"mem: {reason}\n")
+        return failure.exit_code(exc)
     if sys.stderr.isatty():  # a person typed it: say why, still exit 0 as hooks do
         sys.stderr.write(f"mem {command}: {reason}\n")
     root = find_repo_root()
@@ -203,7 +196,7 @@ def run_reindex() -> int:
     try:
         report = reindex(require_store(), force=True)
     except MemError as exc:
-        return error(exc.message, exc.exit_code)
+        return failed(exc)
     sys.stdout.write(f"indexed {report.documents} items in {report.seconds:.2f} s\n")
     for problem in report.problems:
         sys.stderr.write(f"mem: warning: skipped {problem}\n")
@@ -216,7 +209,7 @@ def run_log(limit: int = 20, as_json: bool = False) -> int:
     try:
         receipts = usage.read_receipts(StorePaths(require_store()), limit)
     except MemError as exc:
-        return error(exc.message, exc.exit_code)
+        return failed(exc)
     if as_json or not sys.stdout.isatty():
         sys.stdout.write(json.dumps(receipts, indent=2) + "\n")
         return 0

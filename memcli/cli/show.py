@@ -9,7 +9,6 @@ import typer
 
 from memcli.cli import render
 from memcli.cli.common import console, handle_errors, is_terminal, open_memory, print_json
-from memcli.errors import MemError
 
 
 @handle_errors
@@ -21,16 +20,7 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the item as JSON.")] = False,
 ) -> None:
     """Show one memory item."""
-    memory = open_memory()
-    try:
-        item = memory.get(item_id)
-    except MemError:
-        from memcli import userstore
-
-        if not userstore.enabled(memory.settings()):
-            raise
-        memory = userstore.open_memory()  # an id from the user-level store's search hits
-        item = memory.get(item_id)
+    memory, item = open_memory().find(item_id)
     memory.record_use([item.id])
     raw = memory.evidence(item) if evidence else None
     if as_json:

@@ -114,10 +114,10 @@ def parse_ks(text: str) -> list[int]:
     for part in text.split(","):
         part = part.strip()
         if not part.isdigit() or not 1 <= int(part) <= MAX_K:
-            raise MemError(f"--k: {text!r} is not a list of whole numbers from 1 to {MAX_K}")
+            raise MemError(f"{text!r} is not a list of whole numbers from 1 to {MAX_K}", field="k")
         ks.add(int(part))
     if not ks:
-        raise MemError("--k: give at least one k, such as 1,5,10")
+        raise MemError("give at least one k, such as 1,5,10", field="k")
     return sorted(ks)
 
 

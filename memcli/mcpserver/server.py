@@ -14,8 +14,11 @@ memory_dismiss false        false         the checkpoint candidates dismissed
 ============== ============ ============= ==========================================
 
 A bad argument (schema or ours) or an unknown id comes back as a tool error
-(``isError: true``, one line saying why); anything unexpected is logged to stderr and comes
-back as a tool error too. The server never dies of a call.
+(``isError: true``, one line naming the argument: ``limit: Input should be a valid integer``,
+without the validation library's type codes and links); anything unexpected is logged to
+stderr and comes back as a tool error too. The server never dies of a call. ``kind`` is an
+enum in the tool schemas. The server offers tools only: it does not advertise the prompts
+and resources capabilities the SDK would otherwise announce with nothing behind them.
 
 Importing this module imports the SDK; only `mem mcp` does, so `mem --help` stays light.
 """
@@ -24,12 +27,12 @@ Importing this module imports the SDK; only `mem mcp` does, so `mem --help` stay
 # which name local values (the kinds), so they must be evaluated where they are written.
 import logging
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from memcli import __version__, model
 from memcli.errors import MemError
@@ -50,6 +53,51 @@ WRITER = ToolAnnotations(
 
 logger = logging.getLogger("memcli.mcp")
 
+# The JSON schema's enum for `kind` comes from this type: the kinds, spelled out once more
+# because a Literal needs its values written; a test holds it equal to model.KINDS.
+Kind = Literal["decision", "pitfall", "convention", "env", "task"]
+# What the SDK would advertise for a server without prompts or resources.
+UNUSED_METHODS = (
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+)
+
+
+def validation_message(error: ValidationError) -> str:
+    """Pydantic's report as one line per argument: ``limit: Input should be ...``."""
+    parts = []
+    for detail in error.errors(include_url=False):
+        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        parts.append(f"{where}: {detail['msg']}")
+    return "; ".join(parts)
+
+
+class MemoryServer(MCPServer[Any]):
+    """The SDK's server with one-line argument errors."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                message = validation_message(exc.__cause__)
+                raise ToolError(f"Error executing tool {name}: {message}") from exc.__cause__
+            raise
+
+
+def _tools_only(server: MCPServer[Any]) -> None:
+    """Stop advertising prompts and resources: the SDK registers their handlers for every
+    server, and its capabilities follow the handlers. (A private table: mcp is pinned <3,
+    and a test checks the capabilities a client sees.)"""
+    handlers = server._lowlevel_server._request_handlers
+    for method in UNUSED_METHODS:
+        handlers.pop(method, None)
+
 
 def _call(action: Any, *args: Any) -> dict[str, Any]:
     """Run one tool; every failure becomes a tool error the model can read."""
@@ -65,7 +113,7 @@ def _call(action: Any, *args: Any) -> dict[str, Any]:
 
 def build_server(service: MemoryService) -> MCPServer[Any]:
     """An MCP server with the five memory tools bound to ``service``."""
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = MemoryServer(
         name="mem",
         title="mem: project memory",
         version=__version__,
@@ -79,7 +127,7 @@ def build_server(service: MemoryService) -> MCPServer[Any]:
             str, Field(description="Words, identifiers, error messages, file names, 'phrases'.")
         ],
         limit: Annotated[int, Field(description="How many results (1 to 50).")] = 5,
-        kind: Annotated[str | None, Field(description=f"Only items of this kind: {kinds}.")] = None,
+        kind: Annotated[Kind | None, Field(description="Only items of this kind.")] = None,
     ) -> dict[str, Any]:
         return _call(service.search, query, limit, kind)
 
@@ -99,7 +147,7 @@ def build_server(service: MemoryService) -> MCPServer[Any]:
         return _call(service.index, budget)
 
     def memory_add(
-        kind: Annotated[str, Field(description=f"One of {kinds}.")],
+        kind: Annotated[Kind, Field(description="What the fact is.")],
         title: Annotated[str, Field(description="One line: the conclusion.")],
         body: Annotated[
             str, Field(description="Root cause and remedy, or the decision and why; concise.")
@@ -168,6 +216,7 @@ def build_server(service: MemoryService) -> MCPServer[Any]:
         ),
         annotations=WRITER,
     )
+    _tools_only(server)
     return server
 
 

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memcli import __version__, model
+from memcli import __version__, model, userstore
 from memcli.api import Memory
 from memcli.errors import MemError
 from memcli.mcpserver.cache import IndexCache
@@ -86,6 +86,8 @@ class MemoryService:
         ctx = context.QueryContext.load(self.paths)
         parsed = tokenize.Query(query)
         outcome = self.cache.use(lambda index: search.rank(index, ctx, parsed, limit, kind))
+        # The user-level store, as `mem search` and Memory.search fold it in.
+        userstore.merge_hits(self.root, outcome, query, limit, kind=kind, record=False)
         results = [_hit(r) for r in outcome.results]
         answer: dict[str, Any] = {
             "query": query,
@@ -113,9 +115,9 @@ class MemoryService:
             raise MemError("id: must not be empty")
         memory = self._memory()
         try:
-            item = memory.get(item_id.strip())
+            memory, item = memory.find(item_id.strip())
         except MemError as exc:
-            raise MemError(f"id: {exc.message}") from None
+            raise MemError(exc.message, field="id") from None
         memory.record_use([item.id])
         answer = item.to_dict()
         if evidence:
@@ -143,6 +145,7 @@ class MemoryService:
         if len(MORE) <= len(layer1.MORE):
             text = text.replace(layer1.MORE, MORE)
         kept = entries[:shown]
+        hint = _index_hint(entries, total, shown, chosen)
         answer: dict[str, Any] = {
             "scope": ctx.project,
             "budget": chosen,
@@ -152,6 +155,8 @@ class MemoryService:
             "text": text,
             "items": [e.to_dict() for e in kept],
         }
+        if hint:
+            answer["hint"] = hint
         self._receipt(
             "mcp-index",
             None,
@@ -198,21 +203,16 @@ class MemoryService:
             raise MemError(
                 "title and body: nothing is left once private and fenced text is dropped"
             )
-        try:
-            if candidate:
-                from memcli.checkpoint import record
+        if candidate:
+            from memcli.checkpoint import record
 
-                item = record.record(
-                    memory, str(candidate), kind, clean_title, clean_body,
-                    [scrub(t) for t in clean_tags],
-                )  # fmt: skip
-                answer = item.to_dict()
-                answer["path"] = memory.store.display(memory.store.path_of(item.id))
-                return answer
+            item = record.record(
+                memory, str(candidate), kind, clean_title, clean_body,
+                [scrub(t) for t in clean_tags],
+            )  # fmt: skip
+        else:
             item = memory.add(kind, clean_title, clean_body, tags=[scrub(t) for t in clean_tags])
             item = memory.edit(item.id, source={"compactor": "mcp", "version": __version__})
-        except MemError as exc:
-            raise MemError(exc.message.removeprefix("--")) from None
         answer = item.to_dict()
         answer["path"] = memory.store.display(memory.store.path_of(item.id))
         return answer
@@ -228,6 +228,26 @@ class MemoryService:
         except MemError as exc:
             raise MemError(exc.message.replace("--dismiss: ", "candidates: ")) from None
         return {"dismissed": done}
+
+
+def _index_hint(entries: list[layer1.IndexEntry], total: int, shown: int, budget: int) -> str:
+    """Why the index text is empty, and what to do about it; empty when items are shown."""
+    if shown or not total:
+        return "" if shown else "No items in this project's memory yet."
+    line = entries[0].line if entries else ""
+    low, high = budget + 1, MAX_BUDGET
+    if layer1.fit([line], total, high)[1] == 0:
+        return f"Not even one line fits in {MAX_BUDGET} tokens."
+    while low < high:  # the smallest budget that shows the first line
+        middle = (low + high) // 2
+        if layer1.fit([line], total, middle)[1]:
+            high = middle
+        else:
+            low = middle + 1
+    return (
+        f"No line fits in a budget of {budget} ({total} items in scope): use a budget of at "
+        f"least {low}, or leave it out for the project's default."
+    )
 
 
 def _check_limit(limit: Any) -> None:

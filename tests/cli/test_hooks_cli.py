@@ -86,7 +86,7 @@ def test_project_scope_outside_a_repository_is_a_usage_error(
     for command in ("install", "uninstall", "show"):
         result = runner.invoke(make_app(), ["hooks", command])
         assert result.exit_code == 2
-        assert result.stderr == "not inside a git repository\n"
+        assert result.stderr == "mem: not inside a git repository\n"
     assert list(tmp_path.iterdir()) == []
 
 
@@ -144,7 +144,7 @@ def test_invalid_json_exits_2_and_names_the_line(repo: Path) -> None:
     result = runner.invoke(make_app(), ["hooks", "install", "--agent", "gemini"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith(f"{settings}:3: invalid JSON: ")
+    assert result.stderr.startswith(f"mem: {settings}:3: invalid JSON: ")
     assert result.stderr.count("\n") == 1  # one line, no traceback
     assert settings.read_text(encoding="utf-8") == broken
 

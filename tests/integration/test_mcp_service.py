@@ -164,3 +164,17 @@ def test_memory_dismiss(service: MemoryService, repo: Path) -> None:
     assert service.dismiss([candidate]) == {"dismissed": [candidate]}
     with pytest.raises(MemError, match="candidates: no candidate cffffffff"):
         service.dismiss(["cffffffff"])
+
+
+def test_a_budget_too_small_for_one_line_says_which_would_do(service: MemoryService) -> None:
+    tiny = service.index(1)
+    assert tiny["text"] == "" and tiny["shown"] == 0 and tiny["total"] == 2
+    needed = int(tiny["hint"].split("at least ")[1].split(",")[0])
+    assert service.index(needed)["shown"] >= 1
+    assert service.index(needed - 1)["shown"] == 0
+    assert "hint" not in service.index(needed)
+
+
+def test_an_empty_store_says_so(repo: Path) -> None:
+    answer = MemoryService(repo).index()
+    assert answer["total"] == 0 and "No items" in answer["hint"]

@@ -187,3 +187,37 @@ def test_help_never_imports_the_mcp_sdk(args: list[str]) -> None:
     assert "typer" in loaded and out.startswith(f"Usage: mem {args[0]}".replace(" --help", ""))
     # (Typer itself may load pydantic for a subcommand's help; the SDK stack must stay out.)
     assert not loaded & {"mcp", "mcp_types", "anyio", "starlette", "uvicorn", "httpx"}
+
+
+def test_tools_only_kind_enum_and_one_line_argument_errors(
+    repo: Path, store: dict[str, str]
+) -> None:
+    from memcli.kinds import KINDS
+    from memcli.mcpserver.server import Kind
+
+    seen: dict[str, Any] = {}
+
+    async def scenario(session: ClientSession) -> None:
+        init = await session.initialize()
+        seen["capabilities"] = init.capabilities
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        seen["search_kind"] = tools["memory_search"].input_schema["properties"]["kind"]
+        seen["add_kind"] = tools["memory_add"].input_schema["properties"]["kind"]
+        for name, arguments in (
+            ("limit", {"query": "x", "limit": "many"}),
+            ("kind", {"query": "x", "kind": "rumour"}),
+            ("query", {}),
+        ):
+            result = await session.call_tool("memory_search", arguments)
+            assert result.is_error
+            seen[name] = result.content[0].text
+
+    drive(repo, scenario)
+    assert seen["capabilities"].tools is not None
+    assert seen["capabilities"].prompts is None and seen["capabilities"].resources is None
+    assert seen["add_kind"]["enum"] == list(KINDS) == list(Kind.__args__)
+    assert {"enum": list(KINDS), "type": "string"} in seen["search_kind"]["anyOf"]
+    for name in ("limit", "kind", "query"):
+        text = seen[name]
+        assert f"memory_search: {name}: " in text, text
+        assert "\n" not in text and "http" not in text and "type=" not in text, text
