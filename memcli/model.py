@@ -9,11 +9,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from memcli import ids, timeutil
 from memcli.kinds import CONFIDENCE as CONFIDENCE
 from memcli.kinds import KINDS as KINDS
+
+# KINDS as a type, for the CLI's choices and the MCP schema's enum (a Literal needs its values
+# written out; tests/test_model.py holds the two equal).
+Kind = Literal["decision", "pitfall", "convention", "env", "task"]
 
 # The order keys are written in; a reviewer reads the conclusion before the bookkeeping.
 FIELD_ORDER = (

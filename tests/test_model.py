@@ -67,3 +67,11 @@ def test_item_round_trips_through_dict() -> None:
     item = model.Item.from_dict(valid())
     assert model.Item.from_dict(item.to_dict()) == item
     assert list(item.to_dict())[:4] == ["id", "kind", "title", "body"]
+
+
+def test_the_kind_type_lists_exactly_the_kinds() -> None:
+    from typing import get_args
+
+    from memcli import model
+
+    assert get_args(model.Kind) == model.KINDS

@@ -9,24 +9,20 @@ import typer
 
 from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
 from memcli.errors import MemError
-from memcli.model import KINDS
-
-
-def check_kind(value: str | None) -> str | None:
-    if value is not None and value not in KINDS:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(KINDS)}")
-    return value
+from memcli.model import Kind
 
 
 @handle_errors
 def add(
     dismissed: Annotated[
         list[str] | None,
-        typer.Argument(help="With --dismiss: the candidate ids to dismiss.", show_default=False),
+        typer.Argument(
+            metavar="CANDIDATE...",
+            help="With --dismiss: the candidate ids to dismiss.",
+            show_default=False,
+        ),
     ] = None,
-    kind: Annotated[
-        str | None, typer.Option(help=f"One of {', '.join(KINDS)}.", callback=check_kind)
-    ] = None,
+    kind: Annotated[Kind | None, typer.Option(help="What the fact is.")] = None,
     title: Annotated[str | None, typer.Option(help="One line, the conclusion.")] = None,
     body: Annotated[
         str | None, typer.Option(help="Root cause and remedy; read from stdin when omitted.")

@@ -10,6 +10,7 @@ from memcli.cli import (
     capture_cmd,
     checkpoint_cmd,
     compact_cmd,
+    conventions,
     diff_cmd,
     edit,
     eval_cmd,
@@ -34,6 +35,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings=conventions.CONTEXT,
 )
 
 
@@ -52,28 +54,30 @@ def main(
     """Persistent, git-native memory for AI coding assistants."""
 
 
-app.command("init")(init_cmd.init)
-app.command("capture", context_settings=capture_cmd.SETTINGS)(capture_cmd.capture)
-app.command("checkpoint", context_settings=capture_cmd.SETTINGS)(checkpoint_cmd.checkpoint)
-app.command("add")(add.add)
-app.command("show")(show.show)
-app.command("list")(list_cmd.list_items)
-app.command("edit")(edit.edit)
-app.command("forget")(forget.forget)
-app.command("lint")(lint.lint)
-app.command("stats")(stats.stats)
-app.command("search")(retrieval.search)
-app.command("index")(retrieval.index)
-app.command("recall")(retrieval.recall)
-app.command("reindex")(retrieval.reindex)
-app.command("log")(retrieval.log)
-app.command("compact")(compact_cmd.compact)
-app.command("import")(import_cmd.import_)
-app.command("mcp")(mcp_cmd.mcp)
-app.command("eval")(eval_cmd.eval_)
-app.command("diff")(diff_cmd.diff)
-app.command("prune")(prune_cmd.prune)
-app.command("merge-driver")(merge_driver_cmd.merge_driver)
+conventions.command(app, "init")(init_cmd.init)
+conventions.command(app, "capture", context_settings=capture_cmd.SETTINGS)(capture_cmd.capture)
+conventions.command(app, "checkpoint", context_settings=capture_cmd.SETTINGS)(
+    checkpoint_cmd.checkpoint
+)
+conventions.command(app, "add")(add.add)
+conventions.command(app, "show")(show.show)
+conventions.command(app, "list")(list_cmd.list_items)
+conventions.command(app, "edit")(edit.edit)
+conventions.command(app, "forget")(forget.forget)
+conventions.command(app, "lint")(lint.lint)
+conventions.command(app, "stats")(stats.stats)
+conventions.command(app, "search")(retrieval.search)
+conventions.command(app, "index")(retrieval.index)
+conventions.command(app, "recall")(retrieval.recall)
+conventions.command(app, "reindex")(retrieval.reindex)
+conventions.command(app, "log")(retrieval.log)
+conventions.command(app, "compact")(compact_cmd.compact)
+conventions.command(app, "import")(import_cmd.import_)
+conventions.command(app, "mcp")(mcp_cmd.mcp)
+conventions.command(app, "eval")(eval_cmd.eval_)
+conventions.command(app, "diff")(diff_cmd.diff)
+conventions.command(app, "prune")(prune_cmd.prune)
+conventions.command(app, "merge-driver")(merge_driver_cmd.merge_driver)
 app.add_typer(hooks.app)
 
 

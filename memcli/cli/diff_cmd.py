@@ -18,7 +18,7 @@ def diff(
     revisions: Annotated[
         str | None,
         typer.Argument(
-            metavar="[BASE[..HEAD]]",
+            metavar="BASE[..HEAD]",
             help="BASE alone: from BASE to the working tree. BASE..HEAD: between two commits; "
             "BASE...HEAD: from their merge-base. Default: from the merge-base with the default "
             "branch (origin/HEAD, else main or master) to the working tree.",

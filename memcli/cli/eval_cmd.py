@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -45,9 +45,8 @@ def eval_(
         bool, typer.Option(help="Search every project in this store (recall only).")
     ] = False,
     baseline: Annotated[
-        str | None,
+        Literal["tfidf"] | None,
         typer.Option(
-            metavar="[tfidf]",
             help="Also rank with scikit-learn's plain TF-IDF and show both side by side "
             "(needs pip install 'memcli[eval]').",
         ),

@@ -10,6 +10,7 @@ import typer
 
 from memcli import hooks
 from memcli.cli.common import handle_errors
+from memcli.cli.conventions import MemCommand
 from memcli.errors import EXIT_USAGE, MemError
 from memcli.hookprogram import program
 from memcli.paths import find_repo_root
@@ -87,7 +88,7 @@ def _count(number: int) -> str:
     return f"{number} mem hook{'' if number == 1 else 's'}"
 
 
-@app.command()
+@app.command(cls=MemCommand)
 def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") -> None:
     """Merge mem's hooks into the settings file, keeping everything else in it."""
     try:
@@ -116,7 +117,7 @@ def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") 
         typer.echo(f"note: {AGENT_NOTES[agent]}", err=True)
 
 
-@app.command()
+@app.command(cls=MemCommand)
 def uninstall(agent: AgentOption = "claude-code", scope: ScopeOption = "project") -> None:
     """Remove mem's own hooks from the settings file; other hooks stay as they are."""
     try:
@@ -133,7 +134,7 @@ def uninstall(agent: AgentOption = "claude-code", scope: ScopeOption = "project"
         typer.echo(f"removed {_count(result.removed)} from {shown}")
 
 
-@app.command()
+@app.command(cls=MemCommand)
 @handle_errors
 def show(
     agent: AgentOption = "claude-code",

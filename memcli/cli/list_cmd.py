@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from memcli.cli import render
-from memcli.cli.add import check_kind
 from memcli.cli.common import (
     console,
     handle_errors,
@@ -16,13 +15,12 @@ from memcli.cli.common import (
     print_json,
     show_warnings,
 )
+from memcli.model import Kind
 
 
 @handle_errors
 def list_items(
-    kind: Annotated[
-        str | None, typer.Option(help="Only items of this kind.", callback=check_kind)
-    ] = None,
+    kind: Annotated[Kind | None, typer.Option(help="Only items of this kind.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of items.")] = False,
 ) -> None:
     """List memory items, most recently updated first."""

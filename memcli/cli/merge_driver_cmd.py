@@ -23,7 +23,7 @@ def merge_driver(
     ],
     other: Annotated[Path, typer.Argument(metavar="THEIRS", help="%B: their version.")],
     path: Annotated[
-        str, typer.Argument(metavar="[PATH]", help="%P: the file's path, for conflict labels.")
+        str, typer.Argument(metavar="PATH", help="%P: the file's path, for conflict labels.")
     ] = "",
     marker_size: Annotated[
         int, typer.Option(min=1, help="%L: the length of conflict markers.")

@@ -20,8 +20,10 @@ def age(stamp: str) -> str:
 
 
 def plain_line(item: Item) -> str:
-    tags = f" [{', '.join(item.tags)}]" if item.tags else ""
-    return f"{item.id}\t{item.kind}\t{item.title}{tags}\t{age(item.updated)}"
+    """id, kind, title, tags (comma-separated), age: tab-separated."""
+    from memcli.cli import tsv
+
+    return tsv.row((item.id, item.kind, item.title, item.tags, age(item.updated)))
 
 
 def items_table(items: list[Item]) -> Any:

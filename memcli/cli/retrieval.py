@@ -12,6 +12,7 @@ import typer
 
 from memcli.cli import retrieval_cmds as cmds
 from memcli.cli.common import handle_errors
+from memcli.model import Kind
 
 Project = Annotated[
     str | None, typer.Option(help="Another project's memory (its normalised remote URL).")
@@ -26,10 +27,10 @@ def search(
         typer.Argument(metavar="QUERY", help='Words, identifiers, error codes, "phrases".'),
     ],
     limit: Annotated[int, typer.Option(min=1, help="How many results.")] = 10,
-    kind: Annotated[str | None, typer.Option(help="Only items of this kind.")] = None,
+    kind: Annotated[Kind | None, typer.Option(help="Only items of this kind.")] = None,
     project: Project = None,
     all_projects: AllProjects = False,
-    as_json: Annotated[bool, typer.Option("--json", help="JSON list (also when piped).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
     """Search memory (Layer 2): exact matches and TF-IDF, re-ranked by age, importance, use."""
     raise typer.Exit(cmds.run_search(query, limit, kind, project, all_projects, as_json))
@@ -74,7 +75,7 @@ def reindex() -> None:
 def log(
     item_id: Annotated[
         str | None,
-        typer.Argument(metavar="[ID]", help="An item: its history across commits."),
+        typer.Argument(metavar="ID", help="An item: its history across commits."),
     ] = None,
     limit: Annotated[int, typer.Option(min=1, help="How many receipts.")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="JSON list.")] = False,

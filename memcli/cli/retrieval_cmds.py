@@ -65,8 +65,15 @@ def run_search(
         return failed(exc)
     for problem in outcome.problems:
         sys.stderr.write(f"mem: warning: skipped {problem}\n")
-    if as_json or not sys.stdout.isatty():
+    if as_json:
         sys.stdout.write(json.dumps([r.to_dict() for r in outcome.results], indent=2) + "\n")
+        return 0
+    if not sys.stdout.isatty():
+        from memcli.cli import tsv
+
+        for r in outcome.results:
+            row = (r.id, r.kind, r.score, r.title, r.tags, r.age, r.snippet)
+            sys.stdout.write(tsv.row(row) + "\n")
         return 0
     from memcli.cli import render
 
@@ -210,12 +217,26 @@ def run_log(limit: int = 20, as_json: bool = False) -> int:
         receipts = usage.read_receipts(StorePaths(require_store()), limit)
     except MemError as exc:
         return failed(exc)
-    if as_json or not sys.stdout.isatty():
+    if as_json:
         sys.stdout.write(json.dumps(receipts, indent=2) + "\n")
+        return 0
+    if not sys.stdout.isatty():
+        from memcli.cli import tsv
+
+        for receipt in receipts:
+            sys.stdout.write(tsv.row(_receipt_fields(receipt)) + "\n")
         return 0
     for receipt in receipts:
         sys.stdout.write(_receipt_line(receipt) + "\n")
     return 0
+
+
+def _receipt_fields(receipt: dict[str, Any]) -> list[object]:
+    """time, operation, query, candidates, returned ids, tokens."""
+    returned = receipt.get("returned") or []
+    ids = [str(r[0] if isinstance(r, list) and r else r) for r in returned]
+    keys = ("time", "op", "query", "candidates")
+    return [*(receipt.get(k) for k in keys), ids, receipt.get("tokens", 0)]
 
 
 def _receipt_line(receipt: dict[str, Any]) -> str:

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
+from memcli.cli import tsv
 from memcli.cli.common import (
-    console,
     handle_errors,
     is_terminal,
     open_memory,
@@ -32,28 +32,25 @@ def stats(
     if as_json:
         print_json(numbers)
         return
-    console().print(_table(numbers))
+    for name, value in _rows(numbers):
+        typer.echo(tsv.row((name, value)))
 
 
-def _table(numbers: dict[str, Any]) -> Any:
-    from rich.table import Table
-
-    table = Table(title="mem stats", box=None, show_header=False)
-    table.add_column(style="bold")
-    table.add_column()
-    table.add_row("items", str(numbers["items"]))
-    for kind, count in numbers["by_kind"].items():
-        table.add_row(f"  {kind}", str(count))
-    for project, count in numbers["by_project"].items():
-        table.add_row("project", f"{project} ({count})")
-    table.add_row("store", f"{numbers['files']} files, {numbers['store_bytes']:,} bytes")
-    table.add_row("broken files", str(numbers["broken_files"]))
-    table.add_row("sessions", str(numbers["sessions"]))
+def _rows(numbers: dict[str, Any]) -> list[tuple[str, object]]:
+    """The numbers as name, value pairs: what a pipe gets, one a line."""
+    rows: list[tuple[str, object]] = [("items", numbers["items"])]
+    rows += [(f"kind.{kind}", count) for kind, count in numbers["by_kind"].items()]
+    rows += [(f"project.{name}", count) for name, count in numbers["by_project"].items()]
     pending = numbers["pending_observations"]
-    table.add_row("pending", f"{sum(pending.values())} observations in {len(pending)} sessions")
-    table.add_row("local", f"{numbers['local_bytes']:,} bytes (never committed)")
-    if numbers["summarizer"]["calls"]:
-        from memcli.cli.dashboard import summarizer_cost
-
-        table.add_row("summarizer", summarizer_cost(numbers["summarizer"]))
-    return table
+    rows += [
+        ("files", numbers["files"]),
+        ("store_bytes", numbers["store_bytes"]),
+        ("broken_files", numbers["broken_files"]),
+        ("sessions", numbers["sessions"]),
+        ("pending_observations", sum(pending.values())),
+        ("pending_sessions", len(pending)),
+        ("local_bytes", numbers["local_bytes"]),
+    ]
+    summarizer = numbers.get("summarizer") or {}
+    rows += [(f"summarizer.{name}", value) for name, value in summarizer.items()]
+    return rows

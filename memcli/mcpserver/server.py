@@ -27,7 +27,7 @@ Importing this module imports the SDK; only `mem mcp` does, so `mem --help` stay
 # which name local values (the kinds), so they must be evaluated where they are written.
 import logging
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -53,9 +53,8 @@ WRITER = ToolAnnotations(
 
 logger = logging.getLogger("memcli.mcp")
 
-# The JSON schema's enum for `kind` comes from this type: the kinds, spelled out once more
-# because a Literal needs its values written; a test holds it equal to model.KINDS.
-Kind = Literal["decision", "pitfall", "convention", "env", "task"]
+# The JSON schema's enum for `kind` comes from this type.
+Kind = model.Kind
 # What the SDK would advertise for a server without prompts or resources.
 UNUSED_METHODS = (
     "prompts/list",

@@ -134,7 +134,11 @@ def test_edit_by_options_revalidates(repo: Path) -> None:
         "edit", str(item["id"]), "--title", "Postgres: 5433", "--tag", "pg", "--json"
     )
     edited = json.loads(out)
-    assert code == 0 and edited["title"] == "Postgres: 5433" and edited["tags"] == ["pg"]
+    assert code == 0 and edited["title"] == "Postgres: 5433" and edited["tags"] == ["db", "pg"]
+    code, out, _ = mem("edit", str(item["id"]), "--untag", "DB", "--tag", "ports", "--json")
+    assert code == 0 and json.loads(out)["tags"] == ["pg", "ports"]
+    code, out, _ = mem("edit", str(item["id"]), "--untag", "pg", "--untag", "ports", "--json")
+    assert code == 0 and "tags" not in json.loads(out)  # an empty list is not written
     assert edited["created"] == item["created"]
     code, _, err = mem("edit", str(item["id"]), "--title", "two\nlines")
     assert code == 2 and "one line" in err
@@ -265,7 +269,7 @@ def test_a_missing_editor_is_a_usage_error(repo: Path, monkeypatch: pytest.Monke
     item = add()
     monkeypatch.setenv("EDITOR", "/nonexistent/editor")
     code, _, err = mem("edit", str(item["id"]))
-    assert code == 2 and "$EDITOR" in err
+    assert code == 2 and "cannot run '/nonexistent/editor'" in err
 
 
 def test_compact_detach_is_a_quiet_fail_open_hook(
