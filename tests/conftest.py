@@ -8,8 +8,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from memcli import api
+
+# Hypothesis profiles: `fast` by default (every `make test`), `thorough` for
+# `make test-thorough` (HYPOTHESIS_PROFILE=thorough). No test hard-codes its example count;
+# a slow property asks for a share of the profile's with `examples(share)`.
+settings.register_profile("fast", max_examples=50, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+
+def examples(share: float) -> int:
+    """A share of the active profile's example count (at least 5)."""
+    return max(5, int(settings.default.max_examples * share))
 
 
 def git(root: Path, *args: str, check: bool = True) -> str:

@@ -40,9 +40,7 @@ items = st.builds(
 )
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(item=items)
 def test_any_valid_item_round_trips_and_rewriting_is_idempotent(
     repo: Path, item: model.Item

@@ -266,7 +266,7 @@ hook_keys = st.sampled_from(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.binary(max_size=2000))
 def test_arbitrary_bytes_never_crash(
     data: bytes, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -274,7 +274,7 @@ def test_arbitrary_bytes_never_crash(
     assert run_in_process(data, monkeypatch, capsys) == 0
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     payload=st.dictionaries(hook_keys, json_values, max_size=6),
     where=st.sampled_from(

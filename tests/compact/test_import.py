@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -118,11 +117,8 @@ def test_thousands_of_items_import_quickly(tmp_path: Path, memory: api.Memory) -
         for n in range(3_000)
     ]
     source = write_lines(tmp_path / "many.jsonl", rows)
-    start = time.perf_counter()
-    result = import_jsonl(memory, source)
-    elapsed = time.perf_counter() - start
+    result = import_jsonl(memory, source)  # `make bench` times 30,000: no clock here
     assert result.added == 3_000
-    assert elapsed < 15, elapsed  # well under a second here; the benchmark times 30,000
     item, problems = memory.store.read(memory.paths.item_file("c02999"))
     assert problems == [] and item is not None and item.body == "Line one 2999.\nLine two.\n"
 
@@ -130,7 +126,7 @@ def test_thousands_of_items_import_quickly(tmp_path: Path, memory: api.Memory) -
 printable = st.text(st.characters(blacklist_categories=("Cs",)), max_size=80)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(title=printable, body=printable, tags=st.lists(printable, max_size=3), project=printable)
 def test_the_fast_writer_reads_back_as_written(
     title: str, body: str, tags: list[str], project: str

@@ -391,7 +391,7 @@ def planted(kind: str, seed: int) -> str:
     return f"-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     TEXTS,
     st.integers(min_value=0),
@@ -410,7 +410,7 @@ def test_a_planted_secret_never_survives(
         assert part not in out
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(TEXTS, st.booleans())
 def test_mask_never_raises_and_is_idempotent(text: str, emails: bool) -> None:
     once = mask(text, mask_emails=emails)
@@ -418,7 +418,7 @@ def test_mask_never_raises_and_is_idempotent(text: str, emails: bool) -> None:
     assert mask(once, mask_emails=emails) == once
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(
     st.recursive(
         TEXTS | st.integers() | st.none(),

@@ -26,6 +26,7 @@ from memcli.retrieval.layer1 import (
     render_json,
     render_text,
 )
+from tests.conftest import examples
 
 
 def test_the_index_is_fenced_labelled_and_ends_with_how_to_get_more(
@@ -125,7 +126,6 @@ safe_text = (
 )
 
 
-@settings(max_examples=300)
 @given(
     lines=st.lists(st.text(min_size=1, max_size=200), max_size=40),
     budget=st.integers(min_value=0, max_value=2000),
@@ -139,7 +139,9 @@ def test_fit_never_exceeds_the_budget(lines: list[str], budget: int) -> None:
 
 
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(0.25),  # each example writes items and builds an index
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     titles=st.lists(safe_text, min_size=0, max_size=12),
