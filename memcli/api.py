@@ -95,6 +95,16 @@ class Memory:
     def open(cls, start: Path | None = None) -> Memory:
         return cls(require_store(start))
 
+    @classmethod
+    def open_user(cls) -> Memory:
+        """The user-level store (:mod:`memcli.userstore`); a MemError when it does not exist."""
+        from memcli import userstore
+
+        if not userstore.exists():
+            where = userstore.home() / ".memory"
+            raise MemError(f"no user store at {where} (run `mem init --user` first)")
+        return cls(userstore.home())
+
     def settings(self) -> dict[str, Any]:
         if self._settings is None:
             self._settings = config.load(self.paths)
@@ -158,7 +168,7 @@ class Memory:
 
             if not userstore.enabled(self.settings()):
                 raise
-            user = userstore.open_memory()
+            user = Memory.open_user()
             return user, user.get(item_id)
 
     def search(

@@ -16,7 +16,6 @@ from memcli.paths import StorePaths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from memcli.api import Memory
     from memcli.retrieval.search import SearchOutcome
 
 PROJECT = "user"
@@ -50,16 +49,6 @@ def init() -> list[Path]:
         # Not a git repository: name it here so that nothing ever asks git about it.
         atomic.write_text(paths.scope_cache, json.dumps({"root": f"root:{PROJECT}"}) + "\n")
     return created
-
-
-def open_memory() -> Memory:
-    """The user store as a :class:`memcli.api.Memory`; a MemError when it does not exist."""
-    from memcli.api import Memory
-    from memcli.errors import MemError
-
-    if not exists():
-        raise MemError(f"no user store at {home() / '.memory'} (run `mem init --user` first)")
-    return Memory(home())
 
 
 def enabled(settings: dict[str, object]) -> bool:

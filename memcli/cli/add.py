@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from memcli.api import Memory
 from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
 from memcli.errors import MemError
 from memcli.model import Kind
@@ -93,12 +94,7 @@ def add(
             shown = memory.store.display(memory.store.path_of(item.id))
             typer.echo(f"recorded {candidate} as {item.id}: {shown}")
         return
-    if user:
-        from memcli import userstore
-
-        memory = userstore.open_memory()
-    else:
-        memory = open_memory()
+    memory = Memory.open_user() if user else open_memory()
     item = memory.add(
         kind,
         title,

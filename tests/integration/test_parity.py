@@ -31,7 +31,7 @@ def both_stores(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     """A project store and an opted-in user-level store, each with a ruff item."""
     monkeypatch.setenv("MEM_USER_HOME", str(tmp_path / "user"))
     userstore.init()
-    user_item = userstore.open_memory().add(
+    user_item = api.Memory.open_user().add(
         "convention", "Always pin ruff in pre-commit", "Across every project: pin ruff."
     )
     config = repo / ".memory" / "config.yaml"
