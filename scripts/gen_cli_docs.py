@@ -36,6 +36,14 @@ def render() -> str:
     parts = [
         "# CLI reference\n",
         "Generated from `mem ... --help` by `make docs`; a test fails when it is stale.\n",
+        "\nConventions, the same for every command (`memcli/cli/conventions.py`):\n\n"
+        "- `-h` and `--help` show help; values are named by what they are (`--tag TAG`),\n"
+        "  choices are listed (`--kind [decision|...]`).\n"
+        "- Output: on a terminal, tables; piped, tab-separated text, one record a line,\n"
+        "  fields without tabs or line breaks; JSON only with `--json`.\n"
+        "- Errors: one line on stderr, `mem: ...`, naming the flag or `file:line` at fault;\n"
+        "  exit 0 ok, 1 a check found problems, 2 usage or environment error, 3 internal\n"
+        "  error (`MEM_DEBUG=1` shows the traceback). Hook commands fail open: exit 0.\n",
     ]
     for path in command_paths(root, []):
         if path == ["capture"]:
