@@ -39,9 +39,12 @@ LAYERS: list[tuple[str, set[str]]] = [
     (
         "foundation: no knowledge of items, no I/O policy",
         {"__init__", "errors", "kinds", "ids", "timeutil", "atomic", "defaults", "untrusted"}
-        | {"gitfiles", "gitlayer", "paths", "template", "hooks"},
+        | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs"},
     ),
-    ("the hook path: capture and the project identity it files under", {"capture", "scope"}),
+    (
+        "the hook path: capture, the project identity it files under, the lesson signals",
+        {"capture", "scope", "signals"},
+    ),
     (
         "records: the item model, YAML, settings, the item store",
         {"model", "yamlio", "config", "userconfig", "store"},
@@ -49,7 +52,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("engines: the index and search, the user-level store's merge", {"retrieval", "userstore"}),
     (
         "the library: the API and the work behind it",
-        {"api", "forgetting", "compact", "review", "evaluation"},
+        {"api", "forgetting", "compact", "checkpoint", "review", "evaluation"},
     ),
     ("front ends: the CLI, the MCP server, the entry point", {"cli", "mcpserver", "__main__"}),
 ]
@@ -58,7 +61,10 @@ FORBIDDEN = {("mcpserver", "cli")}
 # Module-level import cycles known today (each broken at run time by a lazy import). The
 # test fails on any other cycle, and when one of these is gone (then delete it here).
 KNOWN_CYCLES = [
-    {"memcli.api", "memcli.forgetting"},
+    # api <-> forgetting, and api -> compact (for compact.headless) -> compact.run -> api
+    {"memcli.api", "memcli.forgetting"}
+    | {"memcli.compact", "memcli.compact.run", "memcli.compact.importer"}
+    | {"memcli.compact.transcripts"},
     {"memcli.capture.command", "memcli.capture.pipeline"},
     {"memcli.retrieval.index_builder", "memcli.retrieval.loader"},
     {"memcli.review.prune", "memcli.review.prune_apply"},

@@ -41,17 +41,19 @@ def record(
     local = str(memory.paths.local)
     found = state.find(local, candidate)
     if found is None:
-        raise MemError(f"--candidate: no candidate {candidate!r} in this repository's checkpoints")
+        raise MemError(
+            f"no candidate {candidate!r} in this repository's checkpoints", field="candidate"
+        )
     _path, session_state, entry = found
     if kind not in model.KINDS:
-        raise MemError(f"--kind: {kind!r} is not one of {', '.join(model.KINDS)}")
+        raise MemError(f"{kind!r} is not one of {', '.join(model.KINDS)}", field="kind")
     title, body = memory.mask(" ".join(title.split())), memory.mask(body.strip())
     if not title:
-        raise MemError("--title: must not be empty")
+        raise MemError("must not be empty", field="title")
     if not body:
-        raise MemError("--body: must not be empty")
+        raise MemError("must not be empty", field="body")
     if len(body) > MAX_BODY:
-        raise MemError(f"--body: longer than {MAX_BODY} characters; record one fact per item")
+        raise MemError(f"longer than {MAX_BODY} characters; record one fact per item", field="body")
     session = str(entry.get("session") or session_state.get("session") or "")
     verified = entry.get("verified") is True
     lines = [str(line) for line in _list(entry.get("lines"))]
@@ -84,7 +86,7 @@ def record(
     project = memory.scope().get("project") or ""
     outcome = merge.apply(memory.store, [draft], project)
     if not outcome.landed:
-        raise MemError(f"--candidate: {candidate}: the item could not be written")
+        raise MemError(f"{candidate}: the item could not be written", field="candidate")
     item_id = outcome.landed[0]
     state.resolve(local, [candidate], item_id)
     return memory.get(item_id)
@@ -93,10 +95,10 @@ def record(
 def dismiss(memory: Memory, candidates: list[str]) -> list[str]:
     """Mark candidates dismissed; a MemError names the ids no checkpoint knows."""
     if not candidates:
-        raise MemError("--dismiss: name at least one candidate id")
+        raise MemError("name at least one candidate id", field="candidates")
     unknown = state.resolve(str(memory.paths.local), candidates, "dismissed")
     if unknown:
-        raise MemError(f"--dismiss: no candidate {', '.join(unknown)} in this repository")
+        raise MemError(f"no candidate {', '.join(unknown)} in this repository", field="candidates")
     return candidates
 
 

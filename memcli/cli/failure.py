@@ -32,6 +32,9 @@ FLAGS = {
     "k": "--k",
     "limit": "--limit",
     "budget": "--budget",
+    "format": "--format",
+    "candidate": "--candidate",
+    "candidates": "--dismiss",  # `mem add --dismiss ID...`
 }
 
 

@@ -108,7 +108,7 @@ def import_transcripts(
     memory: Memory, paths: list[Path], agent: str, progress: Progress | None = None
 ) -> ImportResult:
     if agent not in FORMATS:
-        raise MemError(f"--format: {agent!r} is not one of {', '.join(FORMATS)}")
+        raise MemError(f"{agent!r} is not one of {', '.join(FORMATS)}", field="format")
     files = list(dict.fromkeys(f for p in paths for f in transcript_files(p)))
     groups = _session_groups(files) if agent == "claude-code" else [[f] for f in files]
     total = sum(_count_lines(f) for f in files)

@@ -223,11 +223,7 @@ class MemoryService:
 
         if not isinstance(candidates, list) or not all(isinstance(c, str) for c in candidates):
             raise MemError("candidates: must be a list of candidate ids")
-        try:
-            done = record.dismiss(self._memory(), candidates)
-        except MemError as exc:
-            raise MemError(exc.message.replace("--dismiss: ", "candidates: ")) from None
-        return {"dismissed": done}
+        return {"dismissed": record.dismiss(self._memory(), candidates)}
 
 
 def _index_hint(entries: list[layer1.IndexEntry], total: int, shown: int, budget: int) -> str:
