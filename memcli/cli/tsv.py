@@ -17,7 +17,7 @@ def field(value: object) -> str:
     if isinstance(value, list | tuple):
         return ",".join(field(v) for v in value)
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return str(round(value, 4))
     return str(value).translate(TRANSLATE)
 
 

@@ -74,9 +74,10 @@ def test_each_cli_envelope_is_unwrapped_and_its_cost_recorded(
     assert totals["calls"] == 1 and totals["tokens_out"] == tokens[1]
     assert totals["chars_in"] == call["size"]
     plain = CliRunner().invoke(app, ["stats"])
-    assert f"1 calls, {call['size']:,} chars in" in plain.stdout
+    lines = plain.stdout.splitlines()  # piped: one tab-separated name and value a line
+    assert "summarizer.calls\t1" in lines and f"summarizer.chars_in\t{call['size']}" in lines
     if mode == "claude-json":
-        assert totals["cost_usd"] == 0.0125 and "$0.0125" in plain.stdout
+        assert totals["cost_usd"] == 0.0125 and "summarizer.cost_usd\t0.0125" in lines
 
 
 def test_after_the_session_ends_the_summarizer_runs_detached_from_the_hook(
