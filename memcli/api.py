@@ -26,7 +26,7 @@ from memcli.store import ItemStore, summarize
 if TYPE_CHECKING:
     from memcli.privacy.redactor import Redactor
     from memcli.retrieval.layer1 import Layer1
-    from memcli.retrieval.search import SearchOutcome
+    from memcli.retrieval.search import SearchOutcome, SearchResult
 
 
 @dataclass
@@ -203,6 +203,17 @@ class Memory:
             self.root, outcome, query, limit, kind=kind, project=project, record=record
         )
         return outcome
+
+    def recall(
+        self, prompt: str, budget: int | None = None, *, record: bool = True
+    ) -> tuple[str, list[SearchResult]]:
+        """What `mem recall` injects for a prompt: the few items close to the best match, as
+        fenced text under ``budget`` tokens (default: budgets.recall_tokens), and those hits."""
+        from memcli.retrieval import layer1
+
+        if budget is not None and budget < 1:
+            raise MemError("must be 1 or more", field="budget")
+        return layer1.recall(self.root, prompt, budget, record=record)
 
     def index(
         self,

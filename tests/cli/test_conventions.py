@@ -162,3 +162,18 @@ def test_mem_mcp_without_the_extra_says_what_to_install(
     result = runner.invoke(app, ["mcp"])
     assert result.exit_code == 2
     assert result.stderr.endswith("mem: mem mcp needs the MCP SDK: pip install 'memcli[mcp]'\n")
+
+
+@pytest.mark.parametrize("command", ["capture", "checkpoint"])
+def test_the_hook_commands_own_parsers_take_dash_h(command: str, repo: Path) -> None:
+    short, long = (
+        subprocess.run(
+            [sys.executable, "-m", "memcli", command, flag],
+            capture_output=True,
+            text=True,
+            input="",
+        )
+        for flag in ("-h", "--help")
+    )
+    assert short.returncode == 0 and short.stdout == long.stdout
+    assert short.stdout.startswith(f"usage: mem {command}")

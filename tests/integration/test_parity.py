@@ -87,3 +87,9 @@ def test_add_writes_the_same_item_through_each_way_in(repo: Path) -> None:
     ]
     assert same[0] == same[1] == same[2]
     assert tool["source"]["compactor"] == "mcp" and cli["source"]["compactor"] == "manual"
+
+
+def test_recall_is_what_the_hook_injects(both_stores: dict[str, str]) -> None:
+    text, hits = api.Memory.open().recall("ruff flake8 lint", 200, record=False)
+    assert hits and hits[0].id == both_stores["project"]
+    assert text.startswith("<mem-context>") and both_stores["project"] in text
