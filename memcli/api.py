@@ -190,19 +190,14 @@ class Memory:
             raise MemError(f"{kind!r} is not one of {', '.join(model.KINDS)}", field="kind")
         if limit < 1:
             raise MemError("must be 1 or more", field="limit")
-        outcome = search_outcome(
-            self.root,
-            query,
-            limit,
-            kind=kind,
-            project=project,
-            all_projects=all_projects,
+        found = search_outcome(
+            self.root, query, limit, kind=kind, project=project, all_projects=all_projects,
             record=record,
-        )
+        )  # fmt: skip
         userstore.merge_hits(
-            self.root, outcome, query, limit, kind=kind, project=project, record=record
+            self.root, found, query, limit, kind=kind, project=project, record=record
         )
-        return outcome
+        return found
 
     def recall(
         self, prompt: str, budget: int | None = None, *, record: bool = True
@@ -211,9 +206,7 @@ class Memory:
         fenced text under ``budget`` tokens (default: budgets.recall_tokens), and those hits."""
         from memcli.retrieval import layer1
 
-        if budget is not None and budget < 1:
-            raise MemError("must be 1 or more", field="budget")
-        return layer1.recall(self.root, prompt, budget, record=record)
+        return layer1.recall(self.root, prompt, _budget(budget), record=record)
 
     def index(
         self,
@@ -226,10 +219,8 @@ class Memory:
         """Layer 1, as `mem index` prints it: the most useful items under a token budget."""
         from memcli.retrieval import layer1
 
-        if budget is not None and budget < 1:
-            raise MemError("must be 1 or more", field="budget")
         return layer1.layer1_index(
-            self.root, budget, project=project, all_projects=all_projects, record=record
+            self.root, _budget(budget), project=project, all_projects=all_projects, record=record
         )
 
     def evidence(self, item: Item) -> list[dict[str, Any]]:
@@ -440,6 +431,12 @@ def _expiry(text: str) -> str:
         raise MemError(
             f"{text!r} is not an ISO date or time, nor a span such as 30d or 12w", field="expires"
         ) from None
+
+
+def _budget(budget: int | None) -> int | None:
+    if budget is not None and budget < 1:
+        raise MemError("must be 1 or more", field="budget")
+    return budget
 
 
 def _argument_error(problem: Problem) -> MemError:
