@@ -21,12 +21,11 @@ from memcli import __version__, config, ids, model, scope, timeutil
 from memcli.errors import MemError
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths, require_repo, require_store
+from memcli.reading import Reading
 from memcli.store import ItemStore, summarize
 
 if TYPE_CHECKING:
     from memcli.privacy.redactor import Redactor
-    from memcli.retrieval.layer1 import Layer1
-    from memcli.retrieval.search import SearchOutcome, SearchResult
 
 
 @dataclass
@@ -78,7 +77,7 @@ def init(start: Path | None = None) -> InitResult:
     )
 
 
-class Memory:
+class Memory(Reading):
     """One repository's memory store."""
 
     def __init__(self, root: Path) -> None:
@@ -157,71 +156,6 @@ class Memory:
 
     def get(self, item_id: str) -> Item:
         return self.store.get(item_id)
-
-    def find(self, item_id: str) -> tuple[Memory, Item]:
-        """An item of this store, else of the user-level store when this repository opted in
-        to it (an id from a search hit may be either); with the store that holds it."""
-        try:
-            return self, self.get(item_id)
-        except MemError:
-            from memcli import userstore
-
-            if not userstore.enabled(self.settings()):
-                raise
-            user = Memory.open_user()
-            return user, user.get(item_id)
-
-    def search(
-        self,
-        query: str,
-        limit: int = 10,
-        *,
-        kind: str | None = None,
-        project: str | None = None,
-        all_projects: bool = False,
-        record: bool = True,
-    ) -> SearchOutcome:
-        """Layer 2, as `mem search` ranks it: this project's items (or ``project``'s, or every
-        project's), with the user-level store's when this repository opted in to it."""
-        from memcli import userstore
-        from memcli.retrieval.search import search_outcome
-
-        if kind is not None and kind not in model.KINDS:
-            raise MemError(f"{kind!r} is not one of {', '.join(model.KINDS)}", field="kind")
-        if limit < 1:
-            raise MemError("must be 1 or more", field="limit")
-        found = search_outcome(
-            self.root, query, limit, kind=kind, project=project, all_projects=all_projects,
-            record=record,
-        )  # fmt: skip
-        userstore.merge_hits(
-            self.root, found, query, limit, kind=kind, project=project, record=record
-        )
-        return found
-
-    def recall(
-        self, prompt: str, budget: int | None = None, *, record: bool = True
-    ) -> tuple[str, list[SearchResult]]:
-        """What `mem recall` injects for a prompt: the few items close to the best match, as
-        fenced text under ``budget`` tokens (default: budgets.recall_tokens), and those hits."""
-        from memcli.retrieval import layer1
-
-        return layer1.recall(self.root, prompt, _budget(budget), record=record)
-
-    def index(
-        self,
-        budget: int | None = None,
-        *,
-        project: str | None = None,
-        all_projects: bool = False,
-        record: bool = True,
-    ) -> Layer1:
-        """Layer 1, as `mem index` prints it: the most useful items under a token budget."""
-        from memcli.retrieval import layer1
-
-        return layer1.layer1_index(
-            self.root, _budget(budget), project=project, all_projects=all_projects, record=record
-        )
 
     def evidence(self, item: Item) -> list[dict[str, Any]]:
         """Layer 3: each evidence entry with the raw observation it points to, if still kept."""
@@ -431,12 +365,6 @@ def _expiry(text: str) -> str:
         raise MemError(
             f"{text!r} is not an ISO date or time, nor a span such as 30d or 12w", field="expires"
         ) from None
-
-
-def _budget(budget: int | None) -> int | None:
-    if budget is not None and budget < 1:
-        raise MemError("must be 1 or more", field="budget")
-    return budget
 
 
 def _argument_error(problem: Problem) -> MemError:

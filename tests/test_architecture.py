@@ -52,7 +52,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("engines: the index and search, the user-level store's merge", {"retrieval", "userstore"}),
     (
         "the library: the API and the work behind it",
-        {"api", "forgetting", "compact", "checkpoint", "review", "evaluation"},
+        {"api", "reading", "forgetting", "compact", "checkpoint", "review", "evaluation"},
     ),
     ("front ends: the CLI, the MCP server, the entry point", {"cli", "mcpserver", "__main__"}),
 ]

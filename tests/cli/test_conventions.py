@@ -158,6 +158,9 @@ def test_mem_mcp_without_the_extra_says_what_to_install(
         m for m in sys.modules if m == "mcp" or m.startswith(("mcp.", "memcli.mcpserver.server"))
     ]:
         monkeypatch.delitem(sys.modules, name)
+    import memcli.mcpserver
+
+    monkeypatch.delattr(memcli.mcpserver, "server", raising=False)  # imported by other tests
     monkeypatch.setitem(sys.modules, "mcp", None)  # as if the mcp extra were not installed
     result = runner.invoke(app, ["mcp"])
     assert result.exit_code == 2
