@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     (
         "foundation: no knowledge of items, no I/O policy",
         {"__init__", "errors", "kinds", "ids", "timeutil", "atomic", "defaults", "untrusted"}
-        | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs"},
+        | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs", "hookprogram"},
     ),
     (
         "the hook path: capture, the project identity it files under, the lesson signals",
