@@ -64,7 +64,7 @@ def test_the_wheel_declares_the_same_split(wheel: Path) -> None:
         if line.startswith("Requires-Dist:")
     ]
     runtime, extras = runtime_and_extras(requirements)
-    assert runtime == {"typer", "rich", "ruamel-yaml"}
+    assert runtime == {"typer", "rich", "ruamel-yaml", "pyyaml"}
     assert extras["eval"] == {"scikit-learn"} and extras["mcp"] == {"mcp"}
 
 
