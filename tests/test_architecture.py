@@ -43,8 +43,8 @@ LAYERS: list[tuple[str, set[str]]] = [
         | {"progress"},
     ),
     (
-        "the hook path: capture, the project identity it files under, the lesson signals",
-        {"capture", "scope", "signals"},
+        "the hook path: capture, privacy (the one redactor), project identity, lesson signals",
+        {"capture", "privacy", "scope", "signals"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -62,7 +62,12 @@ LAYERS: list[tuple[str, set[str]]] = [
 FORBIDDEN = {("mcpserver", "cli")}
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).
+# Files are written owner-only (privacy.owner_only, which imports nothing) by the atomic writer;
+# the secret gate (prune --check's scan) reads committed YAML.
 ALLOWED = {
+    ("memcli.atomic", "memcli.privacy"),
+    ("memcli.atomic", "memcli.privacy.owner_only"),
+    ("memcli.privacy.secret_gate", "memcli.yamlio"),
     ("memcli.itemcache", "memcli.retrieval"),
     ("memcli.itemcache", "memcli.retrieval.persisted"),
 }
@@ -76,6 +81,8 @@ KNOWN_CYCLES = [
     {"memcli.retrieval.index_builder", "memcli.retrieval.loader"}
     | {"memcli.retrieval.delta", "memcli.retrieval.delta_builder"},
     {"memcli.itemcache", "memcli.store"},
+    {"memcli.privacy.masking", "memcli.privacy.redactor"},
+    {"memcli.retrieval.context", "memcli.retrieval.usage"},
 ]
 
 
