@@ -2,7 +2,7 @@
 
 Each answers as the command of the same name does (`mem search`, `mem index`, `mem recall`,
 `mem show`), the opt-in user-level store included, so the CLI, the MCP server and scripts get
-the same results from one place (tests/integration/test_parity.py holds them to it).
+the same results from one place (tests/integration/test_one_way_in_parity.py holds them to it).
 """
 
 from __future__ import annotations
