@@ -76,11 +76,13 @@ def _group_pairs(
     frequency: Counter[str] = Counter()
     for title, shape in shaped:
         frequency.update(title | shape)
+    # rarest first, ties by the word: one global order, so each item's sort is a C-level lookup
+    rank = {w: n for n, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
     candidates: set[tuple[int, int]] = set()
     for which in (0, 1):
         postings: dict[str, list[int]] = defaultdict(list)
         for number, sets in enumerate(shaped):
-            words = sorted(sets[which], key=lambda w: (frequency[w], w))
+            words = sorted(sets[which], key=rank.__getitem__)
             keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
             for word in words[: max(keep, 0)]:
                 for other in postings[word][-partners:] if partners else postings[word]:
@@ -88,8 +90,17 @@ def _group_pairs(
                 postings[word].append(number)
     for i, j in sorted(candidates):
         # merge.similarity over the word sets computed once above, not once per pair
-        score = max(
-            text.jaccard(shaped[i][0], shaped[j][0]), text.jaccard(shaped[i][1], shaped[j][1])
-        )
+        (title_i, shape_i), (title_j, shape_j) = shaped[i], shaped[j]
+        score = max(_jaccard(title_i, title_j, threshold), _jaccard(shape_i, shape_j, threshold))
         if score >= threshold:
             yield items[i], items[j], score
+
+
+def _jaccard(a: set[str], b: set[str], threshold: float) -> float:
+    """:func:`text.jaccard`, or 0.0 when the sizes alone keep it below ``threshold`` (the
+    index is at most the smaller size over the larger, and a division rounds monotonically)."""
+    small, large = sorted((len(a), len(b)))
+    if not small or small / large < threshold:
+        return 0.0
+    shared = len(a & b)
+    return shared / (small + large - shared)
