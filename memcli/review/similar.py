@@ -99,7 +99,9 @@ def _group_pairs(
 def _jaccard(a: set[str], b: set[str], threshold: float) -> float:
     """:func:`text.jaccard`, or 0.0 when the sizes alone keep it below ``threshold`` (the
     index is at most the smaller size over the larger, and a division rounds monotonically)."""
-    small, large = sorted((len(a), len(b)))
+    small, large = len(a), len(b)
+    if small > large:
+        small, large = large, small
     if not small or small / large < threshold:
         return 0.0
     shared = len(a & b)
