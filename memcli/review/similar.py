@@ -78,22 +78,31 @@ def _group_pairs(
         frequency.update(title | shape)
     # rarest first, ties by the word: one global order, so each item's sort is a C-level lookup
     rank = {w: n for n, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
-    candidates: set[tuple[int, int]] = set()
-    for which in (0, 1):
-        postings: dict[str, list[int]] = defaultdict(list)
-        for number, sets in enumerate(shaped):
+    titles = [title for title, _shape in shaped]
+    bodies = [shape for _title, shape in shaped]
+    found: list[tuple[int, int, float]] = []
+    postings: tuple[dict[str, list[int]], ...] = (defaultdict(list), defaultdict(list))
+    for number, sets in enumerate(shaped):
+        others: set[int] = set()  # earlier items sharing a rare title word or shape word
+        for which in (0, 1):
             words = sorted(sets[which], key=rank.__getitem__)
             keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
+            posted = postings[which]
             for word in words[: max(keep, 0)]:
-                for other in postings[word][-partners:] if partners else postings[word]:
-                    candidates.add((other, number))
-                postings[word].append(number)
-    for i, j in sorted(candidates):
-        # merge.similarity over the word sets computed once above, not once per pair
-        (title_i, shape_i), (title_j, shape_j) = shaped[i], shaped[j]
-        score = max(_jaccard(title_i, title_j, threshold), _jaccard(shape_i, shape_j, threshold))
-        if score >= threshold:
-            yield items[i], items[j], score
+                others.update(posted[word][-partners:] if partners else posted[word])
+                posted[word].append(number)
+        title, shape = sets
+        for other in others:
+            # merge.similarity over the word sets computed once above, not once per pair
+            score = max(
+                _jaccard(titles[other], title, threshold),
+                _jaccard(bodies[other], shape, threshold),
+            )
+            if score >= threshold:
+                found.append((other, number, score))
+    found.sort()
+    for i, j, score in found:
+        yield items[i], items[j], score
 
 
 def _jaccard(a: set[str], b: set[str], threshold: float) -> float:
