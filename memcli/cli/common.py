@@ -61,7 +61,40 @@ def print_json(data: Any) -> None:
         lines = (json.dumps(element, ensure_ascii=False) for element in data)
         sys.stdout.write("[\n  " + ",\n  ".join(lines) + "\n]\n")
         return
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    try:
+        parts: list[str] = []
+        _indented(data, "\n", parts)
+        text = "".join(parts)
+    except (TypeError, ValueError, RecursionError):  # a key json would convert, or no JSON
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    sys.stdout.write(text + "\n")
+
+
+_SCALARS = json.JSONEncoder(ensure_ascii=False)
+
+
+def _indented(node: Any, newline: str, out: list[str]) -> None:
+    """``json.dumps(node, indent=2, ensure_ascii=False)``, character for character, with the
+    C encoder for every scalar (json's indenting encoder is pure Python: 2 s for 57,000
+    findings of `mem prune --check --json`)."""
+    if isinstance(node, dict) and node:
+        inner, opening = newline + "  ", "{"
+        for key, value in node.items():
+            if not isinstance(key, str):
+                raise TypeError("a key json would convert")
+            out += (opening, inner, _SCALARS.encode(key), ": ")
+            _indented(value, inner, out)
+            opening = ","
+        out.append(newline + "}")
+    elif isinstance(node, list | tuple) and node:
+        inner, opening = newline + "  ", "["
+        for value in node:
+            out += (opening, inner)
+            _indented(value, inner, out)
+            opening = ","
+        out.append(newline + "]")
+    else:
+        out.append(_SCALARS.encode(node))
 
 
 def is_terminal() -> bool:

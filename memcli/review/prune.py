@@ -43,6 +43,7 @@ from memcli.review.gitrepo import MEMORY, GitRepo
 
 if TYPE_CHECKING:
     from memcli.api import Memory
+    from memcli.store import ItemStore
 
 STALE_TAG = "stale"
 DEFAULTS = {"unused_days": 180, "archive": False}
@@ -59,6 +60,7 @@ def check(memory: Memory, now: str | None = None) -> Report:
     """Every finding; changes nothing."""
     report = Report()
     _line.cache_clear()  # line numbers are read once per check (fixes move them)
+    _where.cache_clear()
     stamp = now or timeutil.now()
     items, problems = _load(memory)
     from memcli import layout
@@ -92,11 +94,11 @@ def _at(
     action: str = "",
     **detail: Any,
 ) -> Finding:
-    path = memory.store.path_of(item.id)
+    path, shown = _where(memory.store, item.id)
     return Finding(
         check_name,
         severity,
-        memory.store.display(path),
+        shown,
         _line(path, key),
         message,
         item.id,
@@ -117,6 +119,13 @@ def _load(memory: Memory) -> tuple[list[Item], list[Problem]]:
         if path.suffix == ".yml":
             problems.append(Problem(store.display(path), 1, "(file)", "use the .yaml suffix"))
     return items, store.layout_problems() + problems
+
+
+@functools.lru_cache(maxsize=65536)
+def _where(store: ItemStore, item_id: str) -> tuple[Path, str]:
+    """An item's file and how messages show it (one item may have thousands of findings)."""
+    path = store.path_of(item_id)
+    return path, store.display(path)
 
 
 @functools.lru_cache(maxsize=65536)

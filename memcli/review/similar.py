@@ -76,20 +76,42 @@ def _group_pairs(
     frequency: Counter[str] = Counter()
     for title, shape in shaped:
         frequency.update(title | shape)
-    candidates: set[tuple[int, int]] = set()
-    for which in (0, 1):
-        postings: dict[str, list[int]] = defaultdict(list)
-        for number, sets in enumerate(shaped):
-            words = sorted(sets[which], key=lambda w: (frequency[w], w))
+    # rarest first, ties by the word: one global order, so each item's sort is a C-level lookup
+    rank = {w: n for n, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+    titles = [title for title, _shape in shaped]
+    bodies = [shape for _title, shape in shaped]
+    found: list[tuple[int, int, float]] = []
+    postings: tuple[dict[str, list[int]], ...] = (defaultdict(list), defaultdict(list))
+    for number, sets in enumerate(shaped):
+        others: set[int] = set()  # earlier items sharing a rare title word or shape word
+        for which in (0, 1):
+            words = sorted(sets[which], key=rank.__getitem__)
             keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
+            posted = postings[which]
             for word in words[: max(keep, 0)]:
-                for other in postings[word][-partners:] if partners else postings[word]:
-                    candidates.add((other, number))
-                postings[word].append(number)
-    for i, j in sorted(candidates):
-        # merge.similarity over the word sets computed once above, not once per pair
-        score = max(
-            text.jaccard(shaped[i][0], shaped[j][0]), text.jaccard(shaped[i][1], shaped[j][1])
-        )
-        if score >= threshold:
-            yield items[i], items[j], score
+                others.update(posted[word][-partners:] if partners else posted[word])
+                posted[word].append(number)
+        title, shape = sets
+        for other in others:
+            # merge.similarity over the word sets computed once above, not once per pair
+            score = max(
+                _jaccard(titles[other], title, threshold),
+                _jaccard(bodies[other], shape, threshold),
+            )
+            if score >= threshold:
+                found.append((other, number, score))
+    found.sort()
+    for i, j, score in found:
+        yield items[i], items[j], score
+
+
+def _jaccard(a: set[str], b: set[str], threshold: float) -> float:
+    """:func:`text.jaccard`, or 0.0 when the sizes alone keep it below ``threshold`` (the
+    index is at most the smaller size over the larger, and a division rounds monotonically)."""
+    small, large = len(a), len(b)
+    if small > large:
+        small, large = large, small
+    if not small or small / large < threshold:
+        return 0.0
+    shared = len(a & b)
+    return shared / (small + large - shared)

@@ -1,0 +1,35 @@
+"""`--json` output of a mapping: exactly what json's indenting encoder writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from memcli.cli import common
+
+SAMPLES: list[Any] = [
+    {},
+    {"a": []},
+    {
+        "counts": {"secret": 2, "duplicate": 0},
+        "findings": [
+            {"check": "lint", "line": 3, "detail": {}, "id": None, "ok": True, "score": 0.1 + 0.2},
+            {"message": 'caf\u00e9 \u2192 "quoted"\n\ttab \\ back', "changed": ["a", ("b", 1)]},
+        ],
+        "notes": [[], [{}], [[1.5e300, -0.0, float("inf")]]],
+    },
+]
+
+
+@pytest.mark.parametrize("data", SAMPLES)
+def test_indented_json_matches_json_module(data: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    common.print_json(data)
+    assert capsys.readouterr().out == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_non_string_keys_are_converted_as_json_does(capsys: pytest.CaptureFixture[str]) -> None:
+    data = {"outer": {1: "one", None: "none", 2.5: "half"}}
+    common.print_json(data)
+    assert capsys.readouterr().out == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
