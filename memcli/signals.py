@@ -10,7 +10,9 @@ compactor's rules.
   permission), never the first line holding the word "error". A runner's generic line
   (``npm ERR! Test failed.``, ``make: *** [test] Error 1``) is never a signature.
 - :func:`environment` says which environment pitfall a failure shows (missing tool or
-  package, wrong version, port, permission, interactive prompt, shell state).
+  package, wrong version, port, permission, interactive prompt, an unreachable host, a remote
+  service's rejection (push protection, failed signing, bad credentials, a rate or usage
+  limit), shell state).
 - :func:`correction`, :func:`convention`, :func:`decision` and :func:`narration` classify
   sentences of prompts and assistant messages.
 """
@@ -94,15 +96,31 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "interactive",
         r"(?:\[[yY]/[nN]\]|\([yY]/[nN]\)|Ok to proceed\?|Are you sure.*\?"
         r"|Press (?:any key|enter|ENTER).*|stdin is not a tty|not a terminal"
-        r"|Inappropriate ioctl for device|Password:[ \t]*$|waiting for input|Need to install the "
+        r"|Inappropriate ioctl for device|Password:[ \t]*$|waiting for input|a terminal is required"
+        r"|no tty present|Need to install the "
         r"following packages).*$",
+    ),
+    (
+        "network",
+        r"(?:Network is unreachable|No route to host|Could not resolve host.*"
+        r"|Name or service not known|Temporary failure in name resolution"
+        r"|Connection timed out|Host key verification failed|ETIMEDOUT|ENOTFOUND).*$",
+    ),
+    (
+        "service",
+        r"(?:\bGH\d{3}: .*|\[remote rejected\].*|! \[rejected\].*|push declined.*"
+        r"|[Pp]ush protection.*|Repository rule violations.*|failed to sign the data.*"
+        r"|gpg: signing failed.*|[Aa]uthentication failed.*|[Bb]ad credentials.*"
+        r"|could not read Username.*|401 Unauthorized.*|403 Forbidden.*"
+        r"|rate limit(?:ed| exceeded)?.*|Too Many Requests.*|[Qq]uota exceeded.*"
+        r"|usage limit.*|out of (?:extra )?usage.*)$",
     ),
     (
         "shell-state",
         r"(?:cd: .*No such file or directory|not a git repository.*"
         r"|No virtualenv|VIRTUAL_ENV.*not set|conda activate|source .*activate"
         r"|externally-managed-environment.*|You are not currently on a branch.*"
-        r"|detached HEAD.*).*$",
+        r"|detached HEAD.*|paths are ignored by one of your \.gitignore files.*).*$",
     ),
     ("typescript", r"\berror TS\d{4}: .*$"),
     ("rust", r"^error\[E\d{4}\]: .*$"),
@@ -134,9 +152,15 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "permission": ("eacces", "permission", "not permitted"),
     "version": ("require", "engine", "version", "compatible"),
     "interactive": ("y/n", "proceed?", "are you sure", "press ", "tty", "terminal", "ioctl",
-                    "password:", "waiting for input", "need to install"),
+                    "password:", "waiting for input", "need to install", "terminal is required",
+                    "no tty"),
+    "network": ("unreachable", "no route", "resolve", "service not known", "name resolution",
+                "connection", "host key", "econnrefused", "etimedout", "enotfound"),
+    "service": ("gh0", "gh1", "rejected", "declined", "protection", "rule violations", "sign",
+                "authentication", "credentials", "username", "401", "403", "rate limit",
+                "too many requests", "quota", "usage"),
     "shell-state": ("cd: ", "git repository", "virtualenv", "virtual_env", "activate",
-                    "externally-managed", "on a branch", "detached head"),
+                    "externally-managed", "on a branch", "detached head", ".gitignore"),
     "typescript": ("error ts",),
     "rust": ("error[e",),
     "npm": ("npm err! code", "npm error code"),
@@ -150,7 +174,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
 ENVIRONMENT = ("missing-tool", "missing-package", "port", "permission", "version", "interactive",
-               "shell-state")  # fmt: skip
+               "network", "service", "shell-state")  # fmt: skip
 
 _GENERIC_FALLBACK = (
     r"(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"

@@ -102,6 +102,27 @@ SHAPES = [
         "jest",
         "FAIL src/price.test.js",
     ),
+    (
+        "curl: (6) Could not resolve host: api.example.invalid",
+        "network",
+        "curl: (6) Could not resolve host: api.example.invalid",
+    ),
+    (
+        "Exit code 1\n! [remote rejected] main -> main (pre-receive hook declined)\n"
+        "error: failed to push some refs",
+        "service",
+        "! [remote rejected] main -> main (pre-receive hook declined)",
+    ),
+    (
+        "error: gpg failed to sign the data\nfatal: failed to write commit object",
+        "service",
+        "error: gpg failed to sign the data",
+    ),
+    (
+        "sudo: a terminal is required to read the password",
+        "interactive",
+        "sudo: a terminal is required to read the password",
+    ),
 ]
 
 

@@ -13,7 +13,8 @@ package, a wrong version, a busy port, a permission, an interactive prompt, shel
 ``correction`` and ``convention`` (the user's), ``decision`` and ``cause`` (sentences of the
 assistant's messages), ``unresolved`` (a check still failing when the turn ends), ``denied``
 (a tool call the user refused), ``interrupted`` (a command stopped before it ended) and
-``subagent`` (a sub-agent's report naming a cause or a decision).
+``subagent`` (a sub-agent's report naming a cause or a decision) and ``failed`` (a command,
+not a check, still failing with a telling line when the turn ends).
 
 Ids come from the session, the kind and what the candidate is about, so the same lesson seen
 twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :mod:`re`, no
@@ -27,11 +28,11 @@ from memcli import signals
 SUGGEST = {
     "fix": "pitfall", "env": "env", "correction": "convention", "convention": "convention",
     "decision": "decision", "cause": "pitfall", "unresolved": "task", "denied": "env",
-    "interrupted": "env", "subagent": "pitfall",
+    "interrupted": "env", "subagent": "pitfall", "failed": "pitfall",
 }  # fmt: skip
 # Asked first when a turn holds more candidates than one request may name.
 PRIORITY = ("fix", "env", "correction", "convention", "cause", "decision", "unresolved",
-            "denied", "interrupted", "subagent")  # fmt: skip
+            "denied", "failed", "interrupted", "subagent")  # fmt: skip
 _WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
              "nohup", "exec")  # fmt: skip
 
@@ -278,7 +279,11 @@ def _command(record: dict[str, object], state: dict[str, object]) -> None:
         work = _strings(run.get("files")) and [f"changed {', '.join(_strings(run['files'])[:4])}"]
         work = [*(work or []), *_strings(run.get("work"))]
         if not work:
-            return  # passed with nothing done in between: flaky, not a fix
+            added = added_flags(str(run["cmd"]), command)
+            if added:  # the same command passing with other flags: the flags are the remedy
+                work = [f"ran it with `{' '.join(added)}`"]
+            else:
+                return  # passed with nothing done in between: flaky, not a fix
         first = str(run.get("line") or "an error")
         _add(state, "fix", f"{key}\0{first}",
              [f"`{_line(str(run['cmd']), 100)}` failed: {first}",
@@ -286,6 +291,13 @@ def _command(record: dict[str, object], state: dict[str, object]) -> None:
              record, files=_strings(run.get("files"))[:5], verified=True,
              obs=[*_strings(run.get("obs")), _text(record, "id")],
              refs=[r for r in (str(run.get("ref") or ""), _text(record, "raw")) if r])  # fmt: skip
+
+
+def added_flags(failed: str, passed: str) -> list[str]:
+    """Options the passing command line has and the failing one had not (``--no-verify``)."""
+    before = set(failed.split())
+    return [w for w in dict.fromkeys(passed.split()) if w.startswith("-") and len(w) > 1
+            and w not in before and "=" not in w[:2]][:3]  # fmt: skip
 
 
 def _signature(excerpt: str, summary: str) -> tuple[str, str]:
@@ -389,6 +401,7 @@ def turn_end(state: dict[str, object]) -> None:
                 _add(state, "env", f"{kind}\0{line}", [f"`{command}` failed: {line}"], record,
                      env=kind)  # fmt: skip
         if not run.get("check"):
+            _still_failing(state, key, run)
             continue
         line = str(run.get("last") or run.get("line") or "")
         files = _strings(run.get("files"))
@@ -398,3 +411,17 @@ def turn_end(state: dict[str, object]) -> None:
         _add(state, "unresolved", f"{key}\0{line}", lines, None,
              obs=_strings(run.get("obs")), refs=[str(run.get("ref") or "")],
              files=_strings(run.get("files"))[:5], ts=str(run.get("ts") or ""))  # fmt: skip
+
+
+def _still_failing(state: dict[str, object], key: str, run: dict[str, object]) -> None:
+    """A command (not a check) still failing with a telling line: what the model learned
+    about it (a wrong flag, a script's own message, a tool that does not do that) is a
+    lesson; environment failures are already ``env`` candidates."""
+    line = str(run.get("last") or run.get("line") or "")
+    kind = signals.failure(line)[0]
+    if not line or kind in signals.ENVIRONMENT or signals.is_generic(line):
+        return
+    _add(state, "failed", f"{key}\0{line}",
+         [f"`{_line(str(run['cmd']), 100)}` failed and was not made to pass: {line}"], None,
+         obs=_strings(run.get("obs")), refs=[str(run.get("ref") or "")],
+         ts=str(run.get("ts") or ""))  # fmt: skip

@@ -8,15 +8,21 @@ ended, environment failures the session worked around, and sub-agents' reports.
 - An environment failure never fixed (``pnpm: command not found``, a missing package, a busy
   port) is an ``env`` fact even when the session went another way.
 
-All are ``assumed`` and marked as restatements when nothing but the failure backs them, so the
-store's existing knowledge is not repeated.
+- A *workaround*: a command failing with a telling line, then the same command passing with
+  options the failing run had not (``--no-verify``, ``--non-interactive``): a verified ``env``
+  fact (the options are the remedy), never a fix of the code.
+
+The others are ``assumed`` and marked as restatements when nothing but the failure backs
+them, so the store's existing knowledge is not repeated.
 """
 
 from __future__ import annotations
 
 from memcli import signals
-from memcli.compact import text
-from memcli.compact.drafts import Draft, evidence, importance
+from memcli.checkpoint import candidates
+from memcli.compact import commands, text
+from memcli.compact.commands import Command
+from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
 SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
@@ -97,4 +103,34 @@ def _fact(rule: str, key: str, title: str, body: str, o: Obs, session: str) -> D
         anchors=[{"path": f} for f in o.files[:3] if f and not f.startswith(("/", ".."))],
         evidence=[evidence(o.excerpt or o.summary, o.raw, session)],
         restatement=True,
+    )
+
+
+def workaround(
+    cmd: Command, line: str, first: Obs, passed: Obs, failures: int, session: str
+) -> Draft | None:
+    """The env fact of a command that passed once given other options; None when no option
+    was added or the failure had no telling line (then it is flakiness)."""
+    added = candidates.added_flags(first.input, passed.input)
+    if not added or not line:
+        return None
+    flags = " ".join(added)
+    title = text.title_of(f"`{cmd.key}` fails here with {line}: it passes with `{flags}`")
+    proof = (evidence(line, first.raw, session), evidence(passed.summary, passed.raw, session))
+    return Draft(
+        rule="env",
+        key="\0".join([cmd.key, "workaround", commands.signature(line)]),
+        kind="env",
+        title=title,
+        body=body_lines(
+            f"Symptom: `{cmd.text}` failed with: {line}",
+            f"Workaround: `{passed.input}` passed (added `{flags}`).",
+        ),
+        ts=passed.ts or first.ts,
+        session=session,
+        tags=text.tags_from([cmd.text, line, flags], extra=[cmd.program]),
+        confidence="verified",
+        importance=importance("env", True, failures - 1),
+        evidence=[e for e in proof if e],
+        signature=commands.signature(line),
     )

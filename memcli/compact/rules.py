@@ -179,7 +179,7 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     passed = episode.passed
     assert passed is not None
     if not episode.edits and not episode.fixes:
-        return None  # passed with nothing done in between: flaky, not a fix
+        return _workaround(episode, ctx)  # else passed with nothing done between: flaky
     conclusion, cause, fixes = _explanation(analysis, episode, ctx)
     if _junk(analysis, episode, bool(cause)):
         for key in conclusion:
@@ -247,6 +247,15 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
         evidence=[e for e in proof if e],
         signature=commands.signature(line) if line else "",
     )
+
+
+def _workaround(episode: Episode, ctx: Context) -> Draft | None:
+    """The same command passing with other options: an env fact, else flakiness."""
+    assert episode.passed is not None
+    return facts.workaround(
+        episode.command, episode.line, episode.first, episode.passed, len(episode.failures),
+        ctx.session,
+    )  # fmt: skip
 
 
 def _explanation(

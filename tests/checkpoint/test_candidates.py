@@ -177,3 +177,18 @@ def test_candidate_ids_use_zlibs_crc32() -> None:
         data = os.urandom(size)
         assert candidates.crc32(data) == zlib.crc32(data)
     assert candidates.candidate_id("s", "fix", "x") == "c" + format(zlib.crc32(b"s\0fix\0x"), "08x")
+
+
+def test_a_pass_with_added_options_is_a_fix() -> None:
+    got = found([
+        cmd("hg push", False, "abort: signing failed: no secret key"),
+        cmd("hg push --insecure", True, "pushed 3 changesets"),
+    ])  # fmt: skip
+    assert "ran it with `--insecure`" in got["fix"]["lines"][1]
+
+
+def test_a_command_still_failing_with_a_telling_line() -> None:
+    got = found([cmd("./deploy.sh staging", False, "error: manifest has no 'region' key")])
+    assert got["failed"]["suggest"] == "pitfall"
+    assert "manifest has no 'region' key" in got["failed"]["lines"][0]
+    assert found([cmd("./deploy.sh staging", False, "Exit code 1")]) == {}

@@ -295,3 +295,28 @@ def test_failed_edits_and_looking_commands_are_not_episodes(
     )
     compact_session(memory, name)
     assert memory.items() == []
+
+
+def test_a_pass_with_added_options_is_an_env_workaround(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer(
+        [
+            run_cmd("svn commit -m 'x'", "error: signing failed: no secret key", False),
+            run_cmd("svn commit --non-interactive -m 'x'", "Committed revision 7.", True),
+        ]
+    )
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.kind == "env" and "--non-interactive" in item.title
+    assert "signing failed" in item.title
+
+
+def test_an_unreachable_host_never_reached_is_an_env_fact(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    out = "ssh: connect to host build.example.invalid port 22: Network is unreachable"
+    name = write_buffer([run_cmd("ssh build.example.invalid uptime", out, False)])
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.kind == "env" and "Network is unreachable" in item.title
