@@ -261,7 +261,7 @@ def denied(text: str) -> bool:
         return False
     return _has(
         r"doesn't want to proceed|user (?:rejected|denied|declined)|permission to use .* "
-        r"(?:has been|was) denied|was blocked by|blocked by (?:a )?(?:hook|policy)"
+        r"(?:has been|was) (?:auto-)?denied|was blocked by|blocked by (?:a )?(?:hook|policy)"
         r"|not allowed to|requires approval|denied by",
         text,
     )
@@ -302,7 +302,8 @@ _DESIGN = (
 _ROOT_CAUSE = (
     r"\b(?:root cause|the (?:real )?(?:cause|problem|issue|bug) (?:is|was)|was caused by"
     r"|is caused by|turned out|because the|the culprit|the reason (?:is|was)|fails because"
-    r"|failed because|happens because)\b"
+    r"|failed because|happens because|(?:is|was) a (?:known|confirmed|documented) (?:\w+ )?"
+    r"(?:bug|issue|limitation|regression))\b"
 )
 _NARRATION = (
     r"^(?:let me|let's|i'll|i will|i'm going|i am going|now\b|next\b|first\b|then\b|finally\b"
@@ -337,7 +338,8 @@ def decision(sentence: str) -> bool:
 
 _ROOT_CAUSE_STATED = (
     r"\b(?:root cause|the (?:real |actual )?(?:cause|problem|issue|bug) (?:is|was)"
-    r"|was caused by|is caused by|turned out (?:to be|that)|the culprit)\b"
+    r"|was caused by|is caused by|turned out (?:to be|that)|the culprit"
+    r"|(?:is|was) a (?:known|confirmed|documented) (?:\w+ )?(?:bug|issue|limitation|regression))\b"
 )
 
 

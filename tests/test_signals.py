@@ -268,3 +268,8 @@ def test_the_cheap_test_lets_plain_status_through_unread() -> None:
     assert not signals.may_state_lesson("Done: the suite passes.")
     assert signals.may_state_lesson("I kept X instead of Y because Z.")
     assert signals.may_state_lesson("Ich habe X gewählt")  # non-ASCII: always read
+
+
+def test_a_known_bug_is_a_stated_cause() -> None:
+    assert signals.root_cause("The hang is a known upstream bug in the file watcher", True)
+    assert signals.denied("Permission to use Bash has been auto-denied in dontAsk mode.")

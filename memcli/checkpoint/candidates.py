@@ -190,6 +190,8 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
             message(_text(record, "excerpt"), state, record)
         elif kind == "other" and _text(record, "tool").lower() in _SUBAGENT_TOOLS:
             _subagent(record, state)
+        elif record.get("ok") is False and _text(record, "tool"):
+            _refused_tool(record, state)
 
 
 def _text(record: dict[str, object], name: str) -> str:
@@ -239,14 +241,16 @@ def _runs(state: dict[str, object]) -> dict[str, dict[str, object]]:
 def _command(record: dict[str, object], state: dict[str, object]) -> None:
     command = _text(record, "input")
     key, check = command_key(command)
-    if not key or looking(key):
+    if not key:
         return
-    runs = _runs(state)
     excerpt, summary = _text(record, "excerpt"), _text(record, "summary")
-    if signals.denied(excerpt) or signals.denied(summary):
+    if signals.denied(excerpt) or signals.denied(summary):  # even a look around: the mode
         _add(state, "denied", key, [f"`{_line(command, 120)}` was refused: "
              f"{_line(excerpt or summary, 120)}"], record)  # fmt: skip
         return
+    if looking(key):
+        return
+    runs = _runs(state)
     ok = record.get("ok")
     if ok is None and "-> interrupted" in summary:
         _add(state, "interrupted", key, [f"`{_line(command, 120)}` was interrupted before it "
@@ -293,11 +297,29 @@ def _command(record: dict[str, object], state: dict[str, object]) -> None:
              refs=[r for r in (str(run.get("ref") or ""), _text(record, "raw")) if r])  # fmt: skip
 
 
+_NOT_REMEDIES = frozenset(("-h", "--help", "-V", "--version", "-v", "--verbose", "-n",
+                           "--dry-run"))  # fmt: skip
+
+
 def added_flags(failed: str, passed: str) -> list[str]:
-    """Options the passing command line has and the failing one had not (``--no-verify``)."""
-    before = set(failed.split())
-    return [w for w in dict.fromkeys(passed.split()) if w.startswith("-") and len(w) > 1
-            and w not in before and "=" not in w[:2]][:3]  # fmt: skip
+    """Options the passing command line has and the failing one had not (``--no-verify``),
+    in the part before any pipe; asking for help or a dry run is no remedy."""
+    before = set(failed.split("|", 1)[0].split())
+    added = [w for w in dict.fromkeys(passed.split("|", 1)[0].split())
+             if w.startswith("-") and len(w) > 1 and w not in before]  # fmt: skip
+    if any(w in _NOT_REMEDIES for w in added):
+        return []
+    return added[:3]
+
+
+def _refused_tool(record: dict[str, object], state: dict[str, object]) -> None:
+    """A tool other than the shell or an edit (a web fetch, a sub-agent) the user or the
+    permission mode refused."""
+    said = _text(record, "excerpt") or _text(record, "summary")
+    if signals.denied(said):
+        tool = _text(record, "tool")
+        _add(state, "denied", f"tool\0{tool}", [f"{tool} was refused: {_line(said, 120)}"],
+             record)  # fmt: skip
 
 
 def _signature(excerpt: str, summary: str) -> tuple[str, str]:
@@ -419,7 +441,7 @@ def _still_failing(state: dict[str, object], key: str, run: dict[str, object]) -
     lesson; environment failures are already ``env`` candidates."""
     line = str(run.get("last") or run.get("line") or "")
     kind = signals.failure(line)[0]
-    if not line or kind in signals.ENVIRONMENT or signals.is_generic(line):
+    if len(line.split()) < 3 or kind in signals.ENVIRONMENT or signals.is_generic(line):
         return
     _add(state, "failed", f"{key}\0{line}",
          [f"`{_line(str(run['cmd']), 100)}` failed and was not made to pass: {line}"], None,

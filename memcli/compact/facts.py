@@ -49,10 +49,12 @@ def drafts(obs: list[Obs], unresolved_failures: list[Obs], session: str) -> list
             what = f"`{o.input}`" if o.summary.startswith("$ ") else ", ".join(o.files[:2])
             what = what or o.tool or "a tool call"
             reason = text.one_line(o.excerpt or o.summary, 160)
+            # A refusal that never names the call (a permission mode's) is one fact per tool.
+            key = what if o.input and o.input[:40] in reason else f"{o.tool}\0{reason}"
             out.append(
                 _fact(
                     "refused",
-                    what,
+                    key,
                     f"{what} was refused in this repository: ask before trying it again",
                     f"Refused: {reason}",
                     o,

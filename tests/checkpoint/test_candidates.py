@@ -192,3 +192,20 @@ def test_a_command_still_failing_with_a_telling_line() -> None:
     assert got["failed"]["suggest"] == "pitfall"
     assert "manifest has no 'region' key" in got["failed"]["lines"][0]
     assert found([cmd("./deploy.sh staging", False, "Exit code 1")]) == {}
+
+
+def test_a_permission_mode_refusing_a_look_around_or_another_tool() -> None:
+    refusal = "Permission to use {} has been auto-denied in dontAsk mode."
+    got = found([
+        cmd("ls ~/logs | grep app", False, refusal.format("Bash")),
+        obs("error", tool="WebSearch", ok=False, excerpt=refusal.format("WebSearch"),
+            summary="WebSearch failed"),
+    ])  # fmt: skip
+    state: dict[str, object] = {}
+    candidates.scan([obs("error", tool="WebSearch", ok=False, excerpt=refusal.format("X"))], state)
+    assert got["denied"]["suggest"] == "env" and state["candidates"]
+
+
+def test_asking_for_help_is_no_remedy() -> None:
+    assert candidates.added_flags("tool run --yes", "tool run --help | head -5") == []
+    assert candidates.added_flags("git tag v1", "git tag --no-sign v1 | cat -A") == ["--no-sign"]
