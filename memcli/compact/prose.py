@@ -39,6 +39,9 @@ _FILE = re.compile(
     r"\b[\w./-]+\.(?:py|js|ts|tsx|jsx|go|rs|java|rb|php|c|h|cpp|json|toml|yaml|yml)\b"
 )
 _CONCRETE = re.compile(r"\d|[A-Z][A-Z0-9]*_[A-Z0-9_]+|\w/\w")
+# A name from code or a system: CamelCase (`SessionStart`, `TypeError`) or an acronym (TTY).
+_NAMED = re.compile(r"\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,6}\b")
+_CODE_LINE = re.compile(r"^[\"'`]{3}")
 
 
 def _word_count(sentence: str) -> int:
@@ -82,8 +85,8 @@ def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int
         for number, sentence in enumerate(text.sentences(message.excerpt)):
             if (message.id, number) in used or "?" in sentence:
                 continue
-            if signals.narration(sentence):
-                continue
+            if signals.narration(sentence) or _CODE_LINE.match(sentence):
+                continue  # narration, or a line of quoted code (a docstring) is no decision
             kind = _cause_of(sentence) or (
                 None if _OUTCOME.search(sentence) else _kind_of(sentence)
             )
@@ -112,7 +115,12 @@ def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int
 def _cause_of(sentence: str) -> str | None:
     """A root cause stated in so many words, about something concrete: an assumed pitfall
     (a wrong result with exit 0 has no failing command, only this sentence)."""
-    concrete = _CONCRETE.search(sentence) or "`" in sentence or _FILE.search(sentence)
+    concrete = (
+        _CONCRETE.search(sentence)
+        or "`" in sentence
+        or _FILE.search(sentence)
+        or _NAMED.search(sentence)
+    )
     if 6 <= _word_count(sentence) <= 60 and concrete and signals.root_cause(sentence, True):
         return "pitfall"
     return None

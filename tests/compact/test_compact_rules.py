@@ -320,3 +320,17 @@ def test_an_unreachable_host_never_reached_is_an_env_fact(
     compact_session(memory, name)
     [item] = memory.items()
     assert item.kind == "env" and "Network is unreachable" in item.title
+
+
+def test_a_cause_naming_what_something_lacks_is_a_pitfall(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    message = (
+        "The upload stalls because the CI runner doesn't allow outbound FTP connections. "
+        '"""Parse the config lazily instead of at import time""" '
+        "I kept it simple because it works."
+    )
+    name = write_buffer([prompt("Why does the upload stall?"), said(message)])
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.kind == "pitfall" and "outbound FTP" in item.title
