@@ -212,12 +212,24 @@ def failure(text: str) -> tuple[str, str]:
             lines = [line[1:].strip() for line in lines]
         lines = [line for line in lines if line]
         if lines:
-            return kind, lines[-1] if kind == "exception" else lines[0]
+            return kind, _with_subject(text, lines[-1] if kind == "exception" else lines[0])
     for found in _lines(_GENERIC_FALLBACK, text, MULTILINE | IGNORECASE):
         line = _unprefixed(found)
         if line and not is_generic(line) and not line.startswith(("=====", "-----", "[...")):
             return "other", line
     return "", ""
+
+
+def _with_subject(text: str, line: str) -> str:
+    """A line ending in a colon names its subject on the next line ("The following paths are
+    ignored ...:" then the path): the two together, when the next line is short."""
+    if not line.endswith(":"):
+        return line
+    at = text.find(line)
+    rest = text[at + len(line) :].lstrip("\r\n").split("\n", 1)[0].strip() if at >= 0 else ""
+    if rest and len(rest) <= 160 and not rest.lower().startswith(("hint:", "fatal:", "error")):
+        return f"{line} {rest}"
+    return line
 
 
 def _lines(pattern: str, text: str, flags: int) -> list[str]:

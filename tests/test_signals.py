@@ -73,7 +73,7 @@ SHAPES = [
     (
         "Need to install the following packages:\n  create-vite@5\nOk to proceed? (y)",
         "interactive",
-        "Need to install the following packages:",
+        "Need to install the following packages: create-vite@5",
     ),
     (
         "fatal: not a git repository (or any of the parent directories): .git",

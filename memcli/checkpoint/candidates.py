@@ -104,10 +104,15 @@ def command_key(command: str) -> tuple[str, bool]:
 
 
 def _command_key(command: str) -> tuple[str, bool]:
-    segment = command
+    parts = [command]
     for separator in ("&&", "||", ";"):
-        parts = [p for p in segment.split(separator) if p.strip()]
-        segment = parts[-1] if parts else segment
+        parts = [p for part in parts for p in part.split(separator) if p.strip()]
+    segment = parts[-1] if parts else command
+    for part in reversed(parts):  # `git add -f x && git status`: the add decides
+        words = part.split("|", 1)[0].split()
+        if words and not looking(_bare_key(words)):
+            segment = part
+            break
     words = segment.split("|", 1)[0].split()
     while words and "=" in words[0] and not words[0].startswith("-"):
         words.pop(0)
@@ -132,6 +137,11 @@ def _command_key(command: str) -> tuple[str, bool]:
         program in _MULTI | {"make", "go"} and any(v in key for v in _CHECK_VERBS)
     )
     return key, check
+
+
+def _bare_key(words: list[str]) -> str:
+    program = os.path.basename(words[0])
+    return f"{program} {words[1]}" if program == "git" and len(words) > 1 else program
 
 
 def looking(key: str) -> bool:

@@ -90,12 +90,20 @@ def _segment(text: str) -> str:
     """The part of a chain that decides the outcome: the last `&&` part, before any pipe."""
     parts = [p for p in re.split(r"&&|\|\||;", text) if p.strip()]
     last = parts[-1] if parts else text
-    for part in reversed(parts):
-        words = _split(part)
-        if words and os.path.basename(words[0]) not in ("cd", "export", "source", "."):
+    for part in reversed(parts):  # `git add -f x && git status`: the add decides
+        words = _split(part.split("|", 1)[0])
+        if words and not _aside(words):
             last = part
             break
     return re.split(r"(?<!\|)\|(?!\|)", last)[0].strip()
+
+
+def _aside(words: list[str]) -> bool:
+    """A part of a chain that only moves, sets or looks (`cd`, `export`, `git status`)."""
+    program = os.path.basename(words[0])
+    if program == "git":
+        return len(words) > 1 and words[1] in _GIT_LOOKING
+    return program in ("cd", "export", "source", ".") or program in _LOOKING
 
 
 def parse(text: str) -> Command:

@@ -117,7 +117,9 @@ def workaround(
     if not added or not line:
         return None
     flags = " ".join(added)
-    title = text.title_of(f"`{cmd.key}` fails here with {line}: it passes with `{flags}`")
+    title = text.title_of(
+        f"`{cmd.key}` fails here with {line.rstrip(':')}: it passes with `{flags}`"
+    )
     proof = (evidence(line, first.raw, session), evidence(passed.summary, passed.raw, session))
     return Draft(
         rule="env",

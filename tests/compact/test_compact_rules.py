@@ -334,3 +334,19 @@ def test_a_cause_naming_what_something_lacks_is_a_pitfall(
     compact_session(memory, name)
     [item] = memory.items()
     assert item.kind == "pitfall" and "outbound FTP" in item.title
+
+
+def test_a_look_around_chained_after_the_command_does_not_decide_it(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    refused = "The following files are excluded by your settings:\nbuild/gen_token.c\nhint: x"
+    name = write_buffer(
+        [
+            run_cmd("hg add build/gen_token.c", "error: " + refused, False),
+            run_cmd("hg add --force build/gen_token.c && hg status", "A build/gen_token.c", True),
+        ]
+    )
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert "--force" in item.title and "build/gen_token.c" in item.title
+    assert commands.parse("hg add --force x && git status").key == "hg"
