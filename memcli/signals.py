@@ -368,7 +368,7 @@ def root_cause(sentence: str, stated: bool = False) -> bool:
 # to match any of its sentences. Keep in step with the patterns above (a test checks them).
 _LESSON_WORDS = ("cause", "problem", "issue", "bug", "turned out", "culprit", "reason",
                  "instead of", "rather than", "chose", "opted", "decided", "went with", "favo",
-                 "prefer", "so that", "since")  # fmt: skip
+                 "prefer", "so that", "since", "limitation", "regression")  # fmt: skip
 
 
 def may_state_lesson(text: str) -> bool:
