@@ -281,7 +281,7 @@ def _command(record: dict[str, object], state: dict[str, object]) -> None:
         sig_kind, line = _signature(excerpt, summary)
         runs[key] = {"cmd": command, "line": line, "check": check, "work": [], "files": [],
                      "obs": [_text(record, "id")], "ref": _text(record, "raw"),
-                     "ts": _text(record, "ts"), "last": line}  # fmt: skip
+                     "ts": _text(record, "ts"), "last": line, "kind": sig_kind}  # fmt: skip
         if sig_kind in signals.ENVIRONMENT:
             _add(state, "env", f"{sig_kind}\0{line}", [f"`{_line(command, 100)}` failed: {line}"],
                  record, env=sig_kind)  # fmt: skip
@@ -427,7 +427,8 @@ def turn_end(state: dict[str, object]) -> None:
         if key in pending:  # the last failure of this command: what it says now
             record = pending[key]
             kind, line = _signature(_text(record, "excerpt"), _text(record, "summary"))
-            run["last"] = line or run.get("last", "")
+            if line:
+                run["last"], run["kind"] = line, kind
             if kind in signals.ENVIRONMENT:
                 command = _line(str(run["cmd"]), 100)
                 _add(state, "env", f"{kind}\0{line}", [f"`{command}` failed: {line}"], record,
@@ -450,9 +451,8 @@ def _still_failing(state: dict[str, object], key: str, run: dict[str, object]) -
     about it (a wrong flag, a script's own message, a tool that does not do that) is a
     lesson; environment failures are already ``env`` candidates."""
     line = str(run.get("last") or run.get("line") or "")
-    kind = signals.failure(line)[0]
-    if len(line.split()) < 3 or kind in signals.ENVIRONMENT or signals.is_generic(line):
-        return
+    if len(line.split()) < 3 or run.get("kind") in signals.ENVIRONMENT:
+        return  # signature lines are never generic; environment ones are `env` already
     _add(state, "failed", f"{key}\0{line}",
          [f"`{_line(str(run['cmd']), 100)}` failed and was not made to pass: {line}"], None,
          obs=_strings(run.get("obs")), refs=[str(run.get("ref") or "")],
