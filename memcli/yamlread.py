@@ -44,6 +44,8 @@ MAX_DEPTH = untrusted.MAX_YAML_DEPTH
 # indicator. Inside a scalar such text is harmless, but only
 # the parser can tell, so a file that matches is checked event by event (rare in real stores).
 _MAY_PROPERTY = re.compile(r"(?:^|[\s\[\]{},])[&!]", re.MULTILINE)
+# A block scalar header with a comment glued to it (``|#``): libyaml accepts it, ruamel refuses.
+_GLUED_HEADER_COMMENT = re.compile(r"[|>][0-9+-]{0,2}#")
 
 
 class Fallback(Exception):
@@ -199,6 +201,8 @@ def load_fast(text: str) -> Any:
         raise Fallback("a directive")
     if "\t" in text:
         raise Fallback("a tab")  # ruamel refuses some tabs libyaml accepts (mem never writes one)
+    if "#" in text and _GLUED_HEADER_COMMENT.search(text) is not None:
+        raise Fallback("a comment glued to a block scalar header")
     if ("&" in text or "!" in text) and _MAY_PROPERTY.search(text) is not None:
         try:
             if _has_properties(text):
