@@ -1,10 +1,11 @@
 """Shorten a public session file for the repository: in tool calls and tool results every
 string longer than LIMIT keeps its head and tail around a marker (a quarter of that inside
 `toolUseResult`, which mostly repeats the tool result); what the user and the assistant wrote is
-kept whole; token-usage counts are dropped; lines that are not JSON are left out. Every other
-line and field is kept.
+kept whole (a pi `toolResult` message is a tool result, whatever its blocks are called);
+token-usage counts are dropped; lines that are not JSON are left out. Every other line and field
+is kept. `--first N` keeps only the first N lines (a long session cut to its first part).
 
-    python benchmarks/sessions/trim.py SOURCE DEST [--limit 3000]
+    python benchmarks/sessions/trim.py SOURCE DEST [--limit 3000] [--first N]
 """
 
 from __future__ import annotations
@@ -35,13 +36,17 @@ def shorten_record(record: dict[str, Any], limit: int) -> dict[str, Any]:
         return {key: shorten(value, limit) for key, value in record.items()}
     message.pop("usage", None)  # token counts: nothing a lesson depends on
     content = message.get("content")
+    said = message.get("role") in ("user", "assistant")  # not a pi toolResult or bashExecution
     if isinstance(content, list):
         message["content"] = [
             block
-            if isinstance(block, dict) and block.get("type") == "text"
+            if said and isinstance(block, dict) and block.get("type") == "text"
             else shorten(block, limit)
             for block in content
         ]
+    for key, value in message.items():
+        if key != "content":
+            message[key] = shorten(value, limit)
     if "toolUseResult" in record:  # mostly repeats the tool result beside it
         record["toolUseResult"] = shorten(record["toolUseResult"], limit // 4)
     return {
@@ -55,16 +60,16 @@ def main() -> None:
     parser.add_argument("source", type=Path)
     parser.add_argument("dest", type=Path)
     parser.add_argument("--limit", type=int, default=3000)
+    parser.add_argument("--first", type=int, default=0, help="keep only the first N lines")
     args = parser.parse_args()
     text = args.source.read_text(encoding="utf-8")
     if args.source.suffix == ".json":
         args.dest.write_text(json.dumps(shorten(json.loads(text), args.limit), indent=1) + "\n")
         return
     skipped = 0
+    lines = [line for line in text.split("\n") if line.strip()]
     with open(args.dest, "w", encoding="utf-8") as out:
-        for line in text.split("\n"):
-            if not line.strip():
-                continue
+        for line in lines[: args.first or None]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:  # lines the publisher's own redaction cut short
