@@ -1,21 +1,27 @@
-"""Knowledge quality on real sessions: what mem keeps from eight public agent sessions.
+"""Knowledge quality on real sessions: what mem keeps from public agent sessions.
 
 For each session under `benchmarks/sessions/` and each mem version (this checkout's `.venv`,
 and the previous compactor, commit --baseline, installed into its own venv under `.bench/`):
 
-1. a fresh git repository, `mem init`, `mem hooks install` (Claude Code, project scope);
-2. the session replayed through exactly the hook commands that install wrote in
-   `.claude/settings.json`, each run as Claude Code runs it (a shell command, the JSON payload
-   on stdin, the repository as cwd, the transcript file growing as the session goes); what
-   every `Stop` hook prints is recorded (a checkpoint's `{"decision": "block", "reason": ...}`);
-3. once `SessionEnd` has run, `mem compact --all` until nothing is pending;
-4. in a second repository, `mem import --format claude-code` of the transcript.
+1. a fresh git repository, `mem init`, `mem hooks install` (project scope) for the agent whose
+   hooks replay the session: Codex for a rollout, Claude Code for everything else;
+2. the session replayed through exactly the hook commands that install wrote
+   (`.claude/settings.json`, `.codex/hooks.json`), each run as the agent runs it (a shell
+   command, the JSON payload on stdin, the repository as cwd, the transcript file growing as the
+   session goes); what every `Stop` hook prints is recorded (a checkpoint's
+   `{"decision": "block", "reason": ...}`);
+3. at the end, `mem compact --all` until nothing is pending;
+4. in a second repository, `mem import` of the session file (`--format claude-code` or
+   `codex`; OpenHands and pi sessions have no import format).
 
 Scores against the session's gold lessons (`gold.yaml`, see `quality_score.py`): recall from
 items, recall from items plus the Stop hooks' block reasons, import recall, and the share of
-items that match no lesson. Prints a table and writes JSON (default `.bench/quality.json`).
+items that match no lesson, per session, per set (`sessions/sets.yaml`: "tuned", the sessions
+the rules were written against, and "fresh", held out) and over all. Prints a table and writes
+JSON (default `.bench/quality.json`).
 
-    python benchmarks/quality_bench.py [--baseline 2e98dd6 | --no-baseline] [--sessions a,b]
+    python benchmarks/quality_bench.py [--baseline 2e98dd6 | --no-baseline]
+        [--sessions a,b] [--set tuned|fresh]
 """
 
 from __future__ import annotations
@@ -40,13 +46,23 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from quality_replay import hook_steps, load_session  # noqa: E402
+from quality_replay import (  # noqa: E402
+    Step,
+    codex_session_id,
+    codex_steps,
+    hook_steps,
+    load_session,
+    session_agent,
+)
+from quality_report import SETS, session_sets, summary, table, totals_by_set  # noqa: E402
 from quality_score import Score, item_text, load_gold, read_items, score  # noqa: E402
 
 SESSIONS = HERE / "sessions"
 CACHE = ROOT / ".bench"
 DEFAULT_BASELINE = "2e98dd6"
 HOOK_TIMEOUT = 60  # seconds; Claude Code's own default is 600
+SETTINGS = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
+SESSION_FILES = ("transcript.jsonl", "trajectory.json", "pi-session.jsonl", "rollout.jsonl")
 
 
 def current_bin() -> Path:
@@ -166,20 +182,31 @@ def compact_until_done(repo: Path, env: dict[str, str]) -> None:
 
 def replay(session: Path, work: Path, env: dict[str, str]) -> dict[str, Any]:
     """Replay one session through the installed hooks; the items and what Stop showed."""
+    agent = session_agent(session)
     repo = fresh_repo(work / "hooks", env)
-    installed = mem(["hooks", "install", "--agent", "claude-code"], repo, env)
-    if installed.returncode != 0:
-        raise RuntimeError(f"mem hooks install failed: {installed.stderr.strip()}")
-    settings = json.loads((repo / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    installed = mem(["hooks", "install", "--agent", agent], repo, env)
+    if installed.returncode != 0:  # a version without hooks for this agent keeps nothing
+        why = (installed.stderr or installed.stdout).strip().splitlines()[-1:]
+        return {"items": [], "leaks": [], "reasons": [], "stops": 0, "blocks_when_active": 0,
+                "skipped": f"mem hooks install --agent {agent}: {' '.join(why)}"}  # fmt: skip
+    settings = json.loads((repo / SETTINGS[agent]).read_text(encoding="utf-8"))
     records = load_session(session)
-    session_id = str(uuid.uuid5(uuid.NAMESPACE_URL, session.parent.name))
-    transcript = Path(env["HOME"]) / ".claude" / "projects" / "-bench" / f"{session_id}.jsonl"
+    home = Path(env["HOME"])
+    steps: list[Step]
+    if agent == "codex":
+        name = f"rollout-2026-01-01T00-00-00-{codex_session_id(records)}.jsonl"
+        transcript = home / ".codex" / "sessions" / "2026" / "01" / "01" / name
+        steps = codex_steps(records, str(transcript), str(repo))
+    else:
+        session_id = str(uuid.uuid5(uuid.NAMESPACE_URL, session.parent.name))
+        transcript = home / ".claude" / "projects" / "-bench" / f"{session_id}.jsonl"
+        steps = hook_steps(records, session_id, str(transcript), str(repo))
     transcript.parent.mkdir(parents=True, exist_ok=True)
     reasons: list[str] = []
     stops = blocks_when_active = 0
     with open(transcript, "w", encoding="utf-8") as live:
         written = 0
-        for step in hook_steps(records, session_id, str(transcript), str(repo)):
+        for step in steps:
             for record in records[written : step.lines]:
                 live.write(json.dumps(record) + "\n")
             written = max(written, step.lines)
@@ -190,7 +217,7 @@ def replay(session: Path, work: Path, env: dict[str, str]) -> dict[str, Any]:
                 if reason is None:
                     continue
                 reasons.append(reason)
-                # Claude Code would let the model continue, then run Stop again, flagged.
+                # The agent would let the model continue, then run Stop again, flagged.
                 again = {**step.payload, "stop_hook_active": True}
                 blocks_when_active += block_reason(run_hook(handler, again, repo, env)) is not None
             stops += step.event == "Stop"
@@ -237,10 +264,11 @@ def leaked_files(store: Path) -> list[str]:
 
 
 def import_items(session: Path, work: Path, env: dict[str, str]) -> list[dict[str, Any]] | None:
-    if session.suffix != ".jsonl":
-        return None  # mem import has no format for this agent's trajectories
+    fmt = {"transcript.jsonl": "claude-code", "rollout.jsonl": "codex"}.get(session.name)
+    if fmt is None:
+        return None  # mem import has no format for this agent's sessions
     repo = fresh_repo(work / "import", env)
-    done = mem(["import", "--format", "claude-code", str(session)], repo, env)
+    done = mem(["import", "--format", fmt, str(session)], repo, env)
     if done.returncode != 0:
         print(f"  import failed: {(done.stderr or done.stdout).strip()[:200]}")
     return read_items(repo / ".memory")
@@ -250,10 +278,10 @@ def import_items(session: Path, work: Path, env: dict[str, str]) -> list[dict[st
 
 
 def session_file(folder: Path) -> Path:
-    for name in ("transcript.jsonl", "trajectory.json"):
+    for name in SESSION_FILES:
         if (folder / name).exists():
             return folder / name
-    raise FileNotFoundError(f"{folder}: no transcript.jsonl or trajectory.json")
+    raise FileNotFoundError(f"{folder}: none of {', '.join(SESSION_FILES)}")
 
 
 def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
@@ -281,63 +309,9 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
         "reasons": replayed["reasons"],
         "files_with_secrets": replayed["leaks"],
         "imported_titles": [str(i.get("title", "")) for i in imported or []],
+        **({"skipped": replayed["skipped"]} if "skipped" in replayed else {}),
     }
     return result, detail
-
-
-def by_kind(scores: list[Score]) -> dict[str, list[int]]:
-    """Per lesson kind: [lessons, matched by items, matched with the checkpoint]."""
-    counts: dict[str, list[int]] = {}
-    for s in scores:
-        for lesson, kind in s.kinds:
-            row = counts.setdefault(kind, [0, 0, 0])
-            row[0] += 1
-            row[1] += lesson in s.matched
-            row[2] += lesson in s.matched_with_checkpoint
-    return dict(sorted(counts.items()))
-
-
-def totals(scores: list[Score]) -> dict[str, Any]:
-    items = sum(s.items for s in scores)
-    unmatched = sum(s.unmatched_items for s in scores)
-    importable = [s for s in scores if s.from_import is not None]
-    return {
-        "lessons": sum(s.lessons for s in scores),
-        "from_items": sum(s.from_items for s in scores),
-        "with_checkpoint": sum(s.with_checkpoint for s in scores),
-        "items": items,
-        "unmatched_items": unmatched,
-        "unmatched_share": round(unmatched / items, 3) if items else None,
-        "import_lessons": sum(s.lessons for s in importable),
-        "from_import": sum(s.from_import or 0 for s in importable),
-        "imported_items": sum(s.imported_items for s in importable),
-        "by_kind": by_kind(scores),
-    }
-
-
-def table(names: list[str], runs: dict[str, list[Score]]) -> str:
-    labels = list(runs)
-    head = "| session | lessons | " + " | ".join(
-        f"{label}: items / recall / +checkpoint / unmatched / import" for label in labels
-    )
-    lines = [head + " |", "|---|---|" + "---|" * len(labels)]
-
-    def cells(s: Score | dict[str, Any]) -> str:
-        get = s.get if isinstance(s, dict) else lambda key: getattr(s, key)
-        imported = "n/a" if get("from_import") is None else f"{get('from_import')}"
-        return (
-            f"{get('items')} / {get('from_items')} / {get('with_checkpoint')} / "
-            f"{get('unmatched_items')} / {imported}"
-        )
-
-    for index, name in enumerate(names):
-        row = [name, str(runs[labels[0]][index].lessons)]
-        lines.append("| " + " | ".join(row + [cells(runs[lb][index]) for lb in labels]) + " |")
-    summed = {label: totals(runs[label]) for label in labels}
-    first = summed[labels[0]]
-    row = ["**all**", str(first["lessons"])]
-    lines.append("| " + " | ".join(row + [cells(summed[lb]) for lb in labels]) + " |")
-    return "\n".join(lines)
 
 
 def main() -> int:
@@ -347,11 +321,18 @@ def main() -> int:
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="commit of the old compactor")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
     parser.add_argument("--sessions", default="", help="comma-separated folder names (default all)")
+    parser.add_argument("--set", choices=SETS, help="only the tuned or only the fresh sessions")
     parser.add_argument("--out", type=Path, default=CACHE / "quality.json")
     args = parser.parse_args()
     names = sorted(p.name for p in SESSIONS.iterdir() if (p / "gold.yaml").exists())
     if args.sessions:
         names = [n for n in names if n in args.sessions.split(",")]
+    sets = session_sets(SESSIONS, names)
+    if args.set:
+        names = [n for n in names if sets[n] == args.set]
+    if not names:
+        print("quality bench: no session matches --sessions/--set")
+        return 2
     if not (current_bin() / "mem").exists():
         print(
             "quality bench skipped: no `mem` console script (run `make bench`, which installs it)"
@@ -368,31 +349,26 @@ def main() -> int:
         for label, bin_dir in versions.items():
             result, detail = measure(SESSIONS / name, bin_dir)
             runs[label].append(result)
-            details[label][name] = {**result.as_json(), **detail}
+            details[label][name] = {"set": sets[name], **result.as_json(), **detail}
+            note = f" ({detail['skipped']})" if "skipped" in detail else ""
             print(
                 f"{name} [{label}]: {result.items} items, recall {result.from_items}/"
                 f"{result.lessons}, +checkpoint {result.with_checkpoint}, import "
                 f"{result.from_import}, {len(detail['files_with_secrets'])} files with secrets, "
-                f"{detail['seconds']} s",
+                f"{detail['seconds']} s{note}",
                 flush=True,
             )
+    kinds = [sets[n] for n in names]
     print()
-    print(table(names, runs))
+    print(table(names, kinds, runs))
+    summed = {label: totals_by_set(runs[label], kinds) for label in versions}
     for label in versions:
-        t = totals(runs[label])
-        share = "n/a" if t["unmatched_share"] is None else f"{t['unmatched_share']:.0%}"
-        print(
-            f"\n{label}: recall from items {t['from_items']}/{t['lessons']}, with checkpoint "
-            f"{t['with_checkpoint']}/{t['lessons']}, items matching no lesson "
-            f"{t['unmatched_items']}/{t['items']} ({share}), import "
-            f"{t['from_import']}/{t['import_lessons']} ({t['imported_items']} items)"
-        )
-        kinds = ", ".join(f"{k} {r[1]}/{r[0]} ({r[2]})" for k, r in t["by_kind"].items())
-        print(f"  by kind, items (with checkpoint): {kinds}")
+        for name, t in summed[label].items():
+            print("\n" + summary(label, name, t))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report = {
         "versions": {label: str(path) for label, path in versions.items()},
-        "totals": {label: totals(runs[label]) for label in versions},
+        "totals": summed,
         "sessions": details,
     }
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -7,18 +7,20 @@ hooks for them too; nothing for a call the user turned down, which never ran), t
 turn that was not interrupted gives `Stop` with the last thing the assistant said (a turn ends
 at the next prompt, slash command or task notification), and `SessionStart` and `SessionEnd`
 frame the session. Each event carries how many transcript lines exist when it fires, so the
-replay can grow the transcript file as Claude Code does. An OpenHands trajectory is first
-rewritten as Claude-Code-shaped transcript lines (Bash, Write, Edit, Read), then walked the
-same way.
+replay can grow the transcript file as Claude Code does. An OpenHands trajectory or a pi session
+is first rewritten as Claude-Code-shaped transcript lines (see `quality_formats.py`), then
+walked the same way; a Codex rollout gives the Codex hook events of mem's own converter
+(:func:`codex_steps`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from quality_formats import from_openhands, from_pi
 
 SYSTEM_PREFIXES = (
     "<local-command-",
@@ -49,15 +51,20 @@ class Step:
         return str(self.payload["hook_event_name"])
 
 
+def session_agent(path: Path) -> str:
+    """Whose hooks replay this session file: `codex` for a rollout, else `claude-code`."""
+    return "codex" if path.name == "rollout.jsonl" else "claude-code"
+
+
 def load_session(path: Path) -> list[dict[str, Any]]:
-    """The session as Claude Code transcript records (an OpenHands trajectory is converted)."""
+    """The session's records: Claude Code transcript records (an OpenHands trajectory or a pi
+    session is converted), or a Codex rollout's own lines."""
     if path.suffix == ".json":
         return from_openhands(json.loads(path.read_text(encoding="utf-8")))
-    records = []
-    for line in path.read_text(encoding="utf-8").split("\n"):
-        if line.strip():
-            records.append(json.loads(line))
-    return records
+    records = [
+        json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()
+    ]
+    return from_pi(records) if path.name == "pi-session.jsonl" else records
 
 
 def _text(content: Any) -> str:
@@ -154,65 +161,28 @@ def _tool_payload(
     return {**payload, "hook_event_name": "PostToolUse", "tool_response": response}
 
 
-# --- OpenHands ----------------------------------------------------------------------------
+def codex_session_id(records: list[dict[str, Any]]) -> str:
+    for record in records:
+        payload = record.get("payload")
+        if record.get("type") == "session_meta" and isinstance(payload, dict):
+            return str(payload.get("id") or "")
+    return ""
 
 
-def from_openhands(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """An OpenHands event list as Claude Code transcript records."""
-    records: list[dict[str, Any]] = []
-    for event in events:
-        source, action = event.get("source"), event.get("action")
-        if source == "user" and action == "message":
-            records.append(_line("user", str(event.get("message", ""))))
-        elif source == "agent" and action in ("message", "finish"):
-            args = event.get("args") or {}
-            said = str(args.get("final_thought") or args.get("content") or event.get("message"))
-            records.append(_line("assistant", [{"type": "text", "text": said}]))
-        elif source == "agent" and action in ("run", "edit", "read"):
-            records.append(_line("assistant", list(_openhands_call(event))))
-        elif event.get("observation") in ("run", "edit", "read") and "cause" in event:
-            records.append(_openhands_result(event))
-    return records
+def codex_steps(records: list[dict[str, Any]], transcript: str, cwd: str) -> list[Step]:
+    """The Codex hook events of a rollout, from mem's own converter (the one
+    `mem import --format codex` uses), each fired once its line exists."""
+    from memcli.compact.codex_rollout import CodexRollout
 
-
-def _line(role: str, content: Any, **extra: Any) -> dict[str, Any]:
-    return {
-        "type": role,
-        "isSidechain": False,
-        "message": {"role": role, "content": content},
-        **extra,
-    }
-
-
-def _openhands_call(event: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    args = event.get("args") or {}
-    if args.get("thought"):
-        yield {"type": "text", "text": str(args["thought"])}
-    action, path = event.get("action"), str(args.get("path", ""))
-    if action == "run":
-        name, tool_input = "Bash", {"command": args.get("command", "")}
-    elif action == "read":
-        name, tool_input = "Read", {"file_path": path}
-    elif args.get("command") == "create":
-        name, tool_input = "Write", {"file_path": path, "content": args.get("file_text", "")}
-    else:
-        name = "Edit"
-        tool_input = {
-            "file_path": path,
-            "old_string": args.get("old_str") or "",
-            "new_string": args.get("new_str") or "",
-        }
-    yield {"type": "tool_use", "id": f"oh-{event.get('id')}", "name": name, "input": tool_input}
-
-
-def _openhands_result(event: dict[str, Any]) -> dict[str, Any]:
-    extras = event.get("extras") or {}
-    code = (extras.get("metadata") or {}).get("exit_code", 0)
-    output = str(event.get("content", ""))
-    failed = event.get("observation") == "run" and code not in (0, None)
-    if failed:
-        suffix = str((extras.get("metadata") or {}).get("suffix", ""))
-        output = f"Exit code {code}\n{output}{suffix}"
-    block = {"type": "tool_result", "tool_use_id": f"oh-{event.get('cause')}", "content": output}
-    result = {"stdout": output, "stderr": "", "interrupted": code == -1, "isImage": False}
-    return _line("user", [{**block, "is_error": failed}], toolUseResult=result)
+    typed = any(
+        r.get("type") == "event_msg" and (r.get("payload") or {}).get("type") == "user_message"
+        for r in records
+    )
+    rollout = CodexRollout(transcript, typed=typed)
+    events = [(n + 1, e) for n, record in enumerate(records) for e in rollout.feed(record, n)]
+    events += [(len(records), e) for e in rollout.finish()]
+    where = {"transcript_path": transcript, "cwd": cwd}
+    start = {"session_id": rollout.session, **where, "hook_event_name": "SessionStart"}
+    steps = [Step(0, {**start, "source": "startup"})]
+    steps += [Step(lines, {**event.payload, **where}) for lines, event in events]
+    return steps
