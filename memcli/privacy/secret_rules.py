@@ -201,6 +201,9 @@ RULES = {
     "digest": r"[ \t]+((?:[^\n\"'`]|\"[^\"\n]{0,200}\"){8,400})",  # username="u", nonce="n"
     "segments": r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+",
     "code_ref": r"[A-Za-z_$][\w$]*(?:(?:\.|->|::)[A-Za-z_$][\w$]*)*(?P<call>[(\[].*)?",
+    # src/app/theme.ts(443,3), tests/test_x.py::test_y, lib/a.rb:12: a source file, maybe a place
+    "source_path": r"[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[a-z][a-z0-9]{0,5}"
+    r"(?:\(\d+(?:,\d+)?|(?::\d+)+|::\w+)?",
     "template": r"\$?\{\{?\s*[A-Za-z_][\w.]*\s*\}\}?|%\(\w*\)[sd]|%[sd](?![A-Za-z0-9])",
     "run": r"(.)\1{5}",
     "digit": r"[0-9]",

@@ -134,6 +134,8 @@ def secret_value(value: str, tier: int, quote: str, loose: bool, key: str) -> bo
         return False  # 1.2.3, #a0b1c2, AWS_SECRET_ACCESS_KEY, NextToken, X-Api-Key, "Basic "
     if value[0] in "/~." and "/" in value and not looks_random(value.replace("/", "")):
         return False  # the path of a secret, not the secret (base64 may start with a slash)
+    if "/" in value and rule("source_path").fullmatch(value) and not looks_random(value):
+        return False  # "made to pass: src/theme.ts(443,3)": a source file named in prose
     ref = None if quote else rule("code_ref").fullmatch(value)
     if ref is not None and (ref.group("call") or ("." in value and not digits(value))):
         return False  # get_token(), form.cleaned_data

@@ -226,6 +226,8 @@ def test_the_sentence_around_a_secret_stays_readable(text: str, expected: str) -
         "Token.Keyword: '#008000',",
         "s.makeKubeConfigController = args",
         "ALLOW_CREDENTIALS = 'Access-Control-Allow-Credentials'",
+        "the type check was not made to pass: src/theme/theme.ts(443,3): error TS2345",
+        "still failing to pass: tests/test_cli.py::test_list and lib/store.rb:12",
     ],
 )
 def test_ordinary_code_and_prose_stay(text: str) -> None:
