@@ -291,9 +291,13 @@ _VERBS = (
 _CONVENTION = (
     r"^(?:please\s+)?(?:always|never|don'?t ever|do not ever|from now on)\b"
     r"|^(?:in this (?:repo|repository|project|codebase),?\s+)?we (?:always|never|use|prefer"
-    r"|don'?t use|do not use|don'?t|do not)\b"
+    r"|don'?t use|do not use|don'?t|do not|only use|stick to|standardi[sz]ed on)\b"
     rf"|\b(?:always|never)\s+(?:{_VERBS})\b"
+    r"|\b(?:should|must) (?:always|never)\b"
     r"|\bour convention\b|\bthe convention (?:here )?is\b|\bby convention\b"
+    r"|\b(?:this|the|our) (?:repo|repository|project|codebase|team) (?:uses|prefers|never)\b"
+    r"|^(?:i|we) (?:prefer|(?:would|'d) rather)\b|\bprefer \S+(?: \S+)? (?:over|to) \S"
+    r"|^(?:please\s+)?(?:only use|use only)\b"
 )
 _CORRECTION = (
     r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:\w+\s+){0,2}?(?:use|run|it'?s|that'?s|we|do|don'?t"
@@ -301,7 +305,15 @@ _CORRECTION = (
     r"|^(?:actually|instead)[, ]+\s*(?:use|run|it'?s|we|do|don'?t|please|you should)\b"
     r"|\b(?:use|run|call|put) \S+(?: \S+)? instead(?: of\b|[.!,]|$)"
     r"|^(?:that'?s|this is) (?:wrong|not (?:right|correct|what i))\b"
-    r"|^(?:don'?t|do not) (?:use|run|touch|edit|change|call|add|commit|push|mock|install)\b"
+    rf"|^(?:please\s+)?(?:don'?t|dont|do not) (?:{_VERBS}|block|rename|remove|run)\b"
+    r"|\b(?:don'?t|dont|do not|never) \w+\b[^.;!?]{0,80}?,?\s+(?:but\s+)?instead\b"
+    r"|^(?:please\s+)?stop (?:using|doing|adding|running|calling|writing|mocking|creating"
+    r"|committing|pushing|editing|changing|installing)\b"
+    r"|^(?:please\s+)?use (?:`[^`]+`|[\w.@/+-]+),? (?:not|rather than)\b"
+    r"|^(?:please\s+)?use (?!(?:it|this|that|them|these|those|the|a|an)\b)"
+    r"(?:`[^`]+`|[\w.@/+-]+) (?:to|for) \w+"
+    r"|^you (?:should(?:n'?t| not)|must(?:n'?t| not)) (?:have )?\w+"
+    r"|^i (?:said|told you|asked (?:you )?(?:to|not to|for))\b"
 )
 _CHOICE = (
     r"\b(?:instead of|rather than|chose|chosen|opted|decided|went with|in favou?r of"
@@ -314,8 +326,9 @@ _DESIGN = (
     r"|rewr(?:ote|ite)|introduc(?:e|ed)|avoid(?:ed)?|model(?:led)?|defer(?:red)?)\b"
 )
 _ROOT_CAUSE = (
-    r"\b(?:root cause|the (?:real )?(?:cause|problem|issue|bug) (?:is|was)|was caused by"
-    r"|is caused by|turned out|because the|the culprit|the reason (?:is|was)|fails because"
+    r"\b(?:root cause|the (?:real )?(?:cause|problem|issue|bug) (?:is|was)"
+    r"|(?:was|is|were|are) caused by|turned out|because the|the culprit|the reason (?:is|was)"
+    r"|fails because"
     r"|failed because|happens because|(?:is|was) a (?:known|confirmed|documented) (?:\w+ )?"
     r"(?:bug|issue|limitation|regression))\b"
 )
@@ -352,7 +365,7 @@ def decision(sentence: str) -> bool:
 
 _ROOT_CAUSE_STATED = (
     r"\b(?:root cause|the (?:real |actual )?(?:cause|problem|issue|bug) (?:is|was)"
-    r"|was caused by|is caused by|turned out (?:to be|that)|the culprit"
+    r"|(?:was|is|were|are) caused by|turned out (?:to be|that)|the culprit"
     r"|(?:is|was) a (?:known|confirmed|documented) (?:\w+ )?(?:bug|issue|limitation|regression)"
     r"|because (?:the |its |this |my |your |our )?[\w .`'/-]{1,60}?(?:doesn't|does not|don't"
     r"|do not|didn't|did not|can't|cannot|isn't|is not|wasn't|was not|won't|has no|have no"

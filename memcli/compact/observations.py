@@ -29,6 +29,9 @@ class Obs:
     raw: str = ""
     project: str = ""
     branch: str = ""
+    # Seen by an earlier compaction batch of the session, carried for its open episodes only:
+    # never counted again and never a source of prose facts.
+    carried: bool = False
 
     @classmethod
     def from_record(cls, index: int, record: dict[str, Any]) -> Obs | None:

@@ -42,6 +42,15 @@ _CONCRETE = re.compile(r"\d|[A-Z][A-Z0-9]*_[A-Z0-9_]+|\w/\w")
 # A name from code or a system: CamelCase (`SessionStart`, `TypeError`) or an acronym (TTY).
 _NAMED = re.compile(r"\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,6}\b")
 _CODE_LINE = re.compile(r"^[\"'`]{3}")
+_REASON = re.compile(r"\b(?:because|so that|otherwise|, since|in order to)\b", re.I)
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_RESTATED_WORDS = 6  # fewer words than this beside a command's code span: a restatement
+# A guess said while working, before anything confirmed it.
+_GUESS = re.compile(
+    r"\b(?:might|may|maybe|perhaps|possibly|probably|likely|could be|i think|i suspect"
+    r"|i guess|seems?|appears? to|let'?s see|not sure|wonder)\b",
+    re.I,
+)
 
 
 def _word_count(sentence: str) -> int:
@@ -61,17 +70,19 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
             if not (signals.convention(sentence) or signals.correction(sentence)):
                 continue
             title = text.title_of(sentence[0].upper() + sentence[1:])
+            # A norm given with its reason is the user's decision ("use X because Y").
+            kind = "decision" if _REASON.search(sentence) else "convention"
             drafts.append(
                 Draft(
                     rule="convention",
                     key=text.normalized(sentence),
-                    kind="convention",
+                    kind=kind,
                     title=title,
                     body=title + ".",
                     ts=prompt.ts,
                     session=session,
                     tags=text.tags_from([sentence]),
-                    importance=importance("convention", False),
+                    importance=importance(kind, False),
                     evidence=[evidence(sentence, prompt.raw, session)],
                     restatement=True,
                 )
@@ -79,14 +90,28 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
     return drafts
 
 
-def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int]]) -> list[Draft]:
+def decisions(
+    messages: Iterable[Obs],
+    session: str,
+    used: set[tuple[str, int]],
+    ran: Iterable[str] = (),
+    mid_turn: bool = False,
+) -> list[Draft]:
+    """Decisions, stated root causes and environment facts from the assistant's messages.
+
+    ``ran``: the session's commands (a sentence that only restates one is no lesson);
+    ``mid_turn``: the messages are notes said while working, where a guess ("this might be
+    because ...") is not yet a finding."""
     drafts = []
-    for message in conclusions:
+    commands_run = {" ".join(c.split()) for c in ran if c.strip()}
+    for message in messages:
         for number, sentence in enumerate(text.sentences(message.excerpt)):
             if (message.id, number) in used or "?" in sentence:
                 continue
             if signals.narration(sentence) or _CODE_LINE.match(sentence):
                 continue  # narration, or a line of quoted code (a docstring) is no decision
+            if restates_command(sentence, commands_run) or (mid_turn and guess(sentence)):
+                continue
             kind = _cause_of(sentence) or (
                 None if _OUTCOME.search(sentence) else _kind_of(sentence)
             )
@@ -110,6 +135,20 @@ def decisions(conclusions: Iterable[Obs], session: str, used: set[tuple[str, int
                 )
             )
     return drafts
+
+
+def guess(sentence: str) -> bool:
+    """A hypothesis said while working ("this might be because ..."), not a finding."""
+    return _GUESS.search(sentence) is not None
+
+
+def restates_command(sentence: str, commands_run: set[str]) -> bool:
+    """A sentence that is little more than a command the session ran ("Run `npm test` with
+    the `--runInBand` flag"): the command is evidence, not a lesson."""
+    spans = _CODE_SPAN.findall(sentence)
+    if not spans or not any(" ".join(span.split()) in commands_run for span in spans):
+        return False
+    return _word_count(_CODE_SPAN.sub(" ", sentence)) < _RESTATED_WORDS
 
 
 def _cause_of(sentence: str) -> str | None:

@@ -16,19 +16,15 @@ only look around never count as fixes.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from memcli import signals, timeutil
-from memcli.compact import commands, facts, prose, text
+from memcli import signals
+from memcli.compact import commands, facts, prose, tasks, text
 from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
-TASK_DAYS = 30  # an unfinished-work item expires after this many days
-# Above every unverified item: the next session's index shows the unfinished work first.
-UNFINISHED_IMPORTANCE = 0.8
 _FIX_WORDS = re.compile(
     r"^(?:fix|fixed|now|changed|replaced|switched|set|made|updated|conftest now|the fix)\b"
     r"|\bnow (?:reads|uses|passes|works)\b",
@@ -57,6 +53,7 @@ class Analysis:
     unresolved: list[Episode] = field(default_factory=list)
     prompts: list[Obs] = field(default_factory=list)
     conclusions: list[Obs] = field(default_factory=list)
+    notes: list[Obs] = field(default_factory=list)  # mid-turn assistant texts: never a status
     refused: list[Obs] = field(default_factory=list)
     interrupted: list[Obs] = field(default_factory=list)
     intent: str = ""
@@ -82,6 +79,8 @@ def analyse(obs: list[Obs]) -> Analysis:
             result.prompts.append(o)
         elif (o.kind == "conclusion" and o.excerpt.strip()) or facts.is_subagent_report(o):
             result.conclusions.append(o)  # a sub-agent's report is read like a closing message
+        elif o.kind == "note" and o.excerpt.strip():
+            result.notes.append(o)
         elif o.is_end:
             result.ended = o.ts
         if facts.refused(o):
@@ -140,10 +139,19 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
         if draft is not None:
             drafts.append(draft)
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
-    drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used))
-    last_failures = [e.failures[-1] for e in analysis.unresolved]
+    ran = [o.input for o in analysis.obs if o.is_command]
+    drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used, ran))
+    notes = [n for n in analysis.notes if not n.carried]  # an earlier batch read those
+    drafts.extend(prose.decisions(notes, ctx.session, ctx.used, ran, mid_turn=True))
+    # One item per lesson: a failure an episode explains is not an environment fact too.
+    solved = {d.signature for d in drafts if d.signature}
+    last_failures = [
+        e.failures[-1]
+        for e in analysis.unresolved
+        if not solved & {signature_of(f) for f in e.failures}
+    ]
     drafts.extend(facts.drafts(analysis.obs, last_failures, ctx.session))
-    task = unfinished(analysis, ctx.session)
+    task = tasks.unfinished(analysis, ctx.session)
     if task is not None:
         drafts.append(task)
     return drafts
@@ -170,6 +178,11 @@ def _junk(analysis: Analysis, episode: Episode, explained: bool) -> bool:
     return not line and not explained
 
 
+def signature_of(o: Obs) -> str:
+    """The failure signature of an observation (what decides that two failures are one)."""
+    return commands.signature(commands.decisive_line(o.excerpt, o.summary))
+
+
 def _stem(path: str) -> str:
     name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return name if len(name) >= 4 else ""
@@ -186,7 +199,7 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
             ctx.used.discard(key)
         return None
     cmd, line = episode.command, episode.line
-    files = list(dict.fromkeys(f for o in episode.edits for f in o.files if _relative(f)))[:5]
+    files = list(dict.fromkeys(f for o in episode.edits for f in o.files if tasks.relative(f)))[:5]
     kind = "pitfall" if episode.edits else "env"
     if cause:
         title = text.title_of(cause)
@@ -223,7 +236,8 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     ]  # fmt: skip
     proof.append(evidence(passed.summary, passed.raw, session))
     if conclusion:
-        proof.append(evidence(cause or " ".join(fixes), _ref_of(analysis, conclusion), session))
+        said = cause or " ".join(fixes)
+        proof.append(evidence(said, _ref_of(analysis, conclusion, cause or fixes[0]), session))
     tags = text.tags_from(
         [cmd.text, line, title],
         extra=[
@@ -261,31 +275,43 @@ def _workaround(episode: Episode, ctx: Context) -> Draft | None:
 def _explanation(
     analysis: Analysis, episode: Episode, ctx: Context
 ) -> tuple[list[tuple[str, int]], str, list[str]]:
-    """The closing message's sentences about this episode: (keys used, cause, fix sentences)."""
+    """What the assistant said about this episode: (keys used, cause, fix sentences).
+
+    The closing message after the passing run speaks first (its root cause, else its first
+    sentence about the episode that is not about the fix). Mid-turn notes from the first
+    failure up to that message explain too, but only in so many words: a note about the
+    episode that names a cause ("the problem is", "because the ...") or a choice. Narration
+    never explains anything."""
     passed = episode.passed
     assert passed is not None
     message = next((c for c in analysis.conclusions if c.index > passed.index), None)
-    if message is None:
-        return [], "", []
+    until = message.index if message else len(analysis.obs)
+    notes = [n for n in analysis.notes if episode.first.index < n.index < until]
     marks = _marks(episode)
     used: list[tuple[str, int]] = []
-    relevant: list[str] = []
-    for number, sentence in enumerate(text.sentences(message.excerpt)):
-        key = (message.id, number)
-        if key in ctx.used:
-            continue
-        lowered = sentence.lower()
-        if signals.narration(sentence):
-            continue  # "The script has been successfully removed" is never a cause
-        if any(mark in lowered for mark in marks):
+    said: list[str] = []  # the closing message's sentences about the episode
+    noted: list[str] = []  # the notes' causes and choices about the episode
+    for source, out in [*([(message, said)] if message else []), *((n, noted) for n in notes)]:
+        for number, sentence in enumerate(text.sentences(source.excerpt)):
+            key = (source.id, number)
+            if key in ctx.used or signals.narration(sentence):
+                continue  # "The script has been successfully removed" is never a cause
+            if not any(mark in sentence.lower() for mark in marks):
+                continue
+            if out is noted and (
+                prose.guess(sentence)
+                or not (signals.root_cause(sentence) or signals.decision(sentence))
+            ):
+                continue
             used.append(key)
-            relevant.append(sentence)
+            out.append(sentence)
     ctx.used.update(used)
-    if not relevant:
+    if not said and not noted:
         return [], "", []
-    causes = [s for s in relevant if not _FIX_WORDS.search(s)]
+    stated = [s for s in said if signals.root_cause(s, True)]
+    causes = stated or [s for s in said if not _FIX_WORDS.search(s)] or noted
     cause = causes[0] if causes else ""
-    fixes = [s for s in relevant if s != cause]
+    fixes = [s for s in said if s != cause]
     return used, cause, fixes
 
 
@@ -313,9 +339,12 @@ def _marks(episode: Episode) -> set[str]:
     return {m for m in marks if len(m) >= 3}
 
 
-def _ref_of(analysis: Analysis, used: list[tuple[str, int]]) -> str:
-    wanted = used[0][0]
-    return next((o.raw for o in analysis.conclusions if o.id == wanted), "")
+def _ref_of(analysis: Analysis, used: list[tuple[str, int]], sentence: str) -> str:
+    """The raw reference of the message (closing or note) that said ``sentence``."""
+    ids = {key[0] for key in used}
+    sources = [o for o in [*analysis.conclusions, *analysis.notes] if o.id in ids]
+    said = next((o for o in sources if sentence and sentence in o.excerpt), None)
+    return (said or sources[0]).raw if sources else ""
 
 
 def _detail(summary: str) -> str:
@@ -326,68 +355,3 @@ def _detail(summary: str) -> str:
 def _tag_of_error(line: str) -> str:
     name = commands.error_class(line)
     return name.split(".", 1)[0] if "." in name else name
-
-
-def _relative(path: str) -> bool:
-    return bool(path) and not path.startswith(("/", "..", "~")) and ":" not in path[:3]
-
-
-PERSISTENT = 3  # a check failing this many times is unfinished whatever was edited after
-
-
-def _code_edit(o: Obs) -> bool:
-    """An edit that could fix a check: not notes, docs or assistant instruction files."""
-    return o.is_edit and any(
-        not f.endswith((".md", ".txt", ".rst")) and f not in text.INSTRUCTION_FILES for f in o.files
-    )
-
-
-def unfinished(analysis: Analysis, session: str) -> Draft | None:
-    """A task item when the session left a check failing after work on it; else None.
-
-    An edit after the last failure leaves the outcome unknown (no run verified it), unless
-    it touched only notes or instruction files (a CLAUDE.md written after four failed builds
-    does not fix the build), or the check kept failing (``PERSISTENT`` times)."""
-    if not any(o.is_edit for o in analysis.obs):
-        return None
-    code_edits = [o.index for o in analysis.obs if _code_edit(o)]
-    last_edit = max(code_edits, default=-1)
-    open_checks = [
-        e
-        for e in analysis.unresolved
-        if e.command.check and (e.failures[-1].index > last_edit or len(e.failures) >= PERSISTENT)
-    ]
-    if not open_checks:
-        return None
-    episode = open_checks[-1]
-    last = episode.failures[-1]
-    line = commands.decisive_line(last.excerpt, last.summary)
-    goal = analysis.intent or f"make `{episode.command.text}` pass"
-    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
-    body = body_lines(
-        f"`{episode.command.text}` still fails" + (f": {line}" if line else "."),
-        "Last changed: " + ", ".join(files) if files else "",
-        "The session ended without a passing run.",
-    )
-    expires = timeutil.format_time(_time(last.ts) + dt.timedelta(days=TASK_DAYS))
-    return Draft(
-        rule="task",
-        key="unfinished",
-        kind="task",
-        title=text.title_of(f"Unfinished: {goal}"),
-        body=body,
-        ts=last.ts,
-        session=session,
-        tags=text.tags_from([episode.command.text], extra=[episode.command.program]),
-        importance=UNFINISHED_IMPORTANCE,
-        anchors=[{"path": f} for f in files if _relative(f)],
-        evidence=[evidence(line or last.summary, last.raw, session)],
-        expires=expires,
-    )
-
-
-def _time(stamp: str) -> dt.datetime:
-    try:
-        return timeutil.parse_time(stamp)
-    except ValueError:
-        return dt.datetime.now(dt.UTC)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from memcli import untrusted
 from memcli.capture import buffer
-from memcli.compact import buffers, merge, rules, session, summarizer, text
+from memcli.compact import buffers, carry, merge, rules, session, summarizer, tasks, text
 from memcli.compact.drafts import Draft
 from memcli.compact.observations import Obs, from_records
 from memcli.errors import MemError
@@ -152,7 +152,8 @@ def compact_observations(
     committed = (memory.settings().get("scope") or {}).get("project")
     project = committed or next((o.project for o in obs if o.project), "") or scope_project
     session_id = next((o.session for o in obs if o.session), name)
-    analysis = rules.analyse(obs)
+    carried = carry.restore(state)  # open episodes of earlier batches, before this one's
+    analysis = rules.analyse([*carried, *(replace(o, index=len(carried) + o.index) for o in obs)])
     ctx = rules.Context(
         session=session_id,
         instructions=text.InstructionFiles(_instruction_texts(memory.root)),
@@ -174,8 +175,13 @@ def compact_observations(
     redactor = memory.redactor()
     drafts = [_masked(d, redactor) for d in drafts]
     outcome = merge.apply(memory.store, drafts, project, buffers.work_dir(paths) / "pool.json")
-    unfinished = rules.unfinished(analysis, session_id) is not None
+    unfinished = tasks.unfinished(analysis, session_id) is not None
+    stale = carry.retired(analysis, project, session_id, unfinished)
+    retired = carry.retire(memory.store, [i for i in stale if i not in outcome.landed], session_id)
     new_state = session.combine(state, analysis, outcome.landed, unfinished, project, compactor)
+    gone = set(stale) - set(outcome.landed)
+    new_state["items"] = [i for i in new_state["items"] if i not in gone]
+    new_state[carry.STATE_KEY] = carry.keep(analysis)
     new_state = cast("dict[str, Any]", redactor.mask_obj(new_state))
     summary_path = None
     if session.worth_writing(new_state):
@@ -184,7 +190,8 @@ def compact_observations(
     buffers.log(
         paths,
         f"session {name}: {len(obs)} observations, {len(outcome.added)} added, "
-        f"{len(outcome.updated)} updated, {len(outcome.superseded)} superseded ({compactor})",
+        f"{len(outcome.updated)} updated, {len(outcome.superseded)} superseded, "
+        f"{len(retired)} retired ({compactor})",
     )
     for too_large in outcome.too_large:
         buffers.log(paths, f"session {name}: item {too_large} not written: over the size limit")

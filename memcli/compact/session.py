@@ -52,7 +52,7 @@ def combine(
     compactor: str,
 ) -> dict[str, Any]:
     """The new running state: ``state`` (earlier batches) plus this batch."""
-    obs = analysis.obs
+    obs = [o for o in analysis.obs if not o.carried]  # an earlier batch counted those
     first = obs[0] if obs else None
     new = dict(state)
     new.setdefault("session", first.session if first else "")

@@ -155,3 +155,19 @@ def test_a_stated_root_cause_without_a_failing_command(
     (item,) = memory.items()
     assert item.kind == "pitfall" and item.confidence == "assumed"
     assert item.title.startswith("The root cause was an off-by-one")
+
+
+def test_one_failure_is_one_item_not_an_environment_fact_and_a_lesson(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    missing = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'requests'"
+    name = write_buffer([
+        run_cmd("python -m sync --dry", missing, False),
+        run_cmd("python sync.py", missing, False),
+        run_cmd("pip install requests", "Successfully installed requests-2.32.3", True),
+        run_cmd("python sync.py", "synced 14 rows", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    items = memory.items()
+    assert len(items) == 1, [i.title for i in items]
+    assert items[0].confidence == "verified" and "pip install requests" in items[0].title

@@ -1,0 +1,90 @@
+"""Unfinished work: a check the session left failing becomes an open ``task`` item.
+
+The task leads the next session's Layer-1 index (importance above every unverified item)
+and expires after ``TASK_DAYS``. A later compaction batch of the same session that makes the
+check pass retires it (see :mod:`memcli.compact.carry`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from memcli import timeutil
+from memcli.compact import commands, text
+from memcli.compact.drafts import Draft, body_lines, evidence
+from memcli.compact.observations import Obs
+
+if TYPE_CHECKING:
+    from memcli.compact.rules import Analysis
+
+TASK_DAYS = 30  # an unfinished-work item expires after this many days
+# Above every unverified item: the next session's index shows the unfinished work first.
+UNFINISHED_IMPORTANCE = 0.8
+RULE, KEY = "task", "unfinished"  # one open task per session: its id is derived from these
+
+
+PERSISTENT = 3  # a check failing this many times is unfinished whatever was edited after
+
+
+def _code_edit(o: Obs) -> bool:
+    """An edit that could fix a check: not notes, docs or assistant instruction files."""
+    return o.is_edit and any(
+        not f.endswith((".md", ".txt", ".rst")) and f not in text.INSTRUCTION_FILES for f in o.files
+    )
+
+
+def unfinished(analysis: Analysis, session: str) -> Draft | None:
+    """A task item when the session left a check failing after work on it; else None.
+
+    An edit after the last failure leaves the outcome unknown (no run verified it), unless
+    it touched only notes or instruction files (a CLAUDE.md written after four failed builds
+    does not fix the build), or the check kept failing (``PERSISTENT`` times)."""
+    if not any(o.is_edit for o in analysis.obs):
+        return None
+    code_edits = [o.index for o in analysis.obs if _code_edit(o)]
+    last_edit = max(code_edits, default=-1)
+    open_checks = [
+        e
+        for e in analysis.unresolved
+        if e.command.check and (e.failures[-1].index > last_edit or len(e.failures) >= PERSISTENT)
+    ]
+    if not open_checks:
+        return None
+    episode = open_checks[-1]
+    last = episode.failures[-1]
+    line = commands.decisive_line(last.excerpt, last.summary)
+    goal = analysis.intent or f"make `{episode.command.text}` pass"
+    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    body = body_lines(
+        f"`{episode.command.text}` still fails" + (f": {line}" if line else "."),
+        "Last changed: " + ", ".join(files) if files else "",
+        "The session ended without a passing run.",
+    )
+    expires = timeutil.format_time(_time(last.ts) + dt.timedelta(days=TASK_DAYS))
+    return Draft(
+        rule=RULE,
+        key=KEY,
+        kind="task",
+        title=text.title_of(f"Unfinished: {goal}"),
+        body=body,
+        ts=last.ts,
+        session=session,
+        tags=text.tags_from([episode.command.text], extra=[episode.command.program]),
+        importance=UNFINISHED_IMPORTANCE,
+        anchors=[{"path": f} for f in files if relative(f)],
+        evidence=[evidence(line or last.summary, last.raw, session)],
+        expires=expires,
+    )
+
+
+def _time(stamp: str) -> dt.datetime:
+    try:
+        return timeutil.parse_time(stamp)
+    except ValueError:
+        return dt.datetime.now(dt.UTC)
+
+
+def relative(path: str) -> bool:
+    """A path inside the repository (an anchor), not an absolute or parent one."""
+    return bool(path) and not path.startswith(("/", "..", "~")) and ":" not in path[:3]
