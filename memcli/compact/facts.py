@@ -18,6 +18,8 @@ them, so the store's existing knowledge is not repeated.
 
 from __future__ import annotations
 
+import re
+
 from memcli import signals
 from memcli.checkpoint import candidates
 from memcli.compact import commands, text
@@ -25,6 +27,20 @@ from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
+# A probe for a tool and nothing else: `which gitleaks`, `command -v uv 2>/dev/null`.
+_PROBE = re.compile(
+    r"^\s*(?:which|type|hash|command\s+-v|where(?:\.exe)?)\s+([\w.+-]+)"
+    r"(?:\s+(?:[12]?>\s*/dev/null|2>&1|[12]?>&[12]))*\s*$"
+)
+# A command that prepares the environment: installs, syncs, starts a service, activates.
+_SETUP = re.compile(
+    r"(?:^|[;&|]\s*)(?:sudo\s+)?(?:\S*/)?(?:(?:pip3?|uv|poetry|pipx|npm|pnpm|yarn|bun|gem|cargo"
+    r"|go|brew|apt(?:-get)?|dnf|yum|apk|pacman|conda|mamba|choco|winget|composer|bundle)\s+"
+    r"(?:\S+\s+)?(?:install|add|sync|i|ci|get|upgrade|update|setup|restore)\b"
+    r"|(?:python3?|py)\s+-m\s+pip\s+install\b|(?:systemctl|service|docker|docker-compose"
+    r"|brew services|pg_ctl)\s+(?:\S+\s+)?(?:start|up|run|restart)\b"
+    r"|(?:source|\.)\s+\S*activate\b|export\s+\w+=|(?:nvm|pyenv|asdf|rustup)\s+\w+)"
+)
 SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
 
 
@@ -138,3 +154,86 @@ def workaround(
         evidence=[e for e in proof if e],
         signature=commands.signature(line),
     )
+
+
+def is_setup(command_line: str) -> bool:
+    """A command that prepares the environment (an install, a service started)."""
+    return _SETUP.search(command_line) is not None
+
+
+def probed_tool(o: Obs) -> str:
+    """The tool a probe command looks for (`which gitleaks` -> gitleaks), or ""."""
+    found = _PROBE.match(o.input)
+    return found.group(1) if found else ""
+
+
+def missing_tools(obs: list[Obs], session: str) -> list[Draft]:
+    """A probe for a tool that failed (`which gitleaks` exits 1) and nothing later that ran
+    or found the tool: the tool is not installed here."""
+    out: list[Draft] = []
+    for o in obs:
+        tool = probed_tool(o) if o.failed else ""
+        if not tool:
+            continue
+        later = [x for x in obs[o.index + 1 :] if x.passed]
+        if any(tool in (probed_tool(x), commands.parse(x.input).program) for x in later):
+            continue  # installed meanwhile, or found after all
+        shown = text.one_line(o.excerpt, 120)
+        out.append(
+            _fact(
+                "missing-tool",
+                tool,
+                f"`{tool}` is not installed here: `{o.input}` finds nothing",
+                f"Symptom: `{o.input}` failed" + (f" ({shown})" if shown else "") + ".",
+                o,
+                session,
+            )
+        )
+    return out
+
+
+def setup_progress(
+    cmd: Command, failures: list[Obs], between: list[Obs], session: str
+) -> Draft | None:
+    """An environment failure, a setup command, then the same command failing *differently*:
+    the setup fixed the environment (the run got further), whatever failed next.
+    ``between``: the passing commands that are neither the command itself nor a look around."""
+    for number, first in enumerate(failures):
+        kind, line = signals.failure(first.excerpt)
+        if kind not in signals.ENVIRONMENT:
+            continue
+        for later in failures[number + 1 :]:
+            if commands.signature(commands.decisive_line(later.excerpt, later.summary)) == (
+                commands.signature(line)
+            ):
+                continue  # the same failure again: the setup did not help
+            setups = [o for o in between if first.index < o.index < later.index]
+            if not setups:
+                continue
+            setup = setups[-1]
+            title = text.title_of(f"Run `{setup.input}` before `{cmd.text}`, else: {line}")
+            return Draft(
+                rule="env",
+                key="\0".join([cmd.key, "setup", commands.signature(line)]),
+                kind="env",
+                title=title,
+                body=body_lines(
+                    f"Symptom ({kind.replace('-', ' ')}): `{first.input}` failed with: {line}",
+                    f"Setup: `{setup.input}`; the next run got past it.",
+                ),
+                ts=later.ts or first.ts,
+                session=session,
+                tags=text.tags_from([cmd.text, line, setup.input], extra=[cmd.program]),
+                importance=importance("env", False),
+                evidence=[
+                    e
+                    for e in (
+                        evidence(line, first.raw, session),
+                        evidence(setup.summary, setup.raw, session),
+                        evidence(later.summary, later.raw, session),
+                    )
+                    if e
+                ],
+                signature=commands.signature(line),
+            )
+    return None

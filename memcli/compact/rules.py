@@ -143,6 +143,12 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used, ran))
     notes = [n for n in analysis.notes if not n.carried]  # an earlier batch read those
     drafts.extend(prose.decisions(notes, ctx.session, ctx.used, ran, mid_turn=True))
+    for episode in analysis.unresolved:
+        between = [o for o in episode.fixes if facts.is_setup(o.input)]
+        progress = facts.setup_progress(episode.command, episode.failures, between, ctx.session)
+        if progress is not None:
+            drafts.append(progress)
+    drafts.extend(facts.missing_tools(analysis.obs, ctx.session))
     # One item per lesson: a failure an episode explains is not an environment fact too.
     solved = {d.signature for d in drafts if d.signature}
     last_failures = [
@@ -287,6 +293,9 @@ def _explanation(
     message = next((c for c in analysis.conclusions if c.index > passed.index), None)
     until = message.index if message else len(analysis.obs)
     notes = [n for n in analysis.notes if episode.first.index < n.index < until]
+    # Between the last failure and the passing run, a note naming a cause is the diagnosis
+    # of this failure, whatever words it uses ("the old commit still has the test data").
+    diagnosis = {n.id for n in notes if episode.failures[-1].index < n.index < passed.index}
     marks = _marks(episode)
     used: list[tuple[str, int]] = []
     said: list[str] = []  # the closing message's sentences about the episode
@@ -296,12 +305,15 @@ def _explanation(
             key = (source.id, number)
             if key in ctx.used or signals.narration(sentence):
                 continue  # "The script has been successfully removed" is never a cause
-            if not any(mark in sentence.lower() for mark in marks):
-                continue
-            if out is noted and (
-                prose.guess(sentence)
-                or not (signals.root_cause(sentence) or signals.decision(sentence))
-            ):
+            if out is noted:
+                if prose.guess(sentence) or "?" in sentence:
+                    continue
+                names_cause = signals.root_cause(sentence)
+                if not (names_cause or signals.decision(sentence)):
+                    continue
+                if not (names_cause and source.id in diagnosis) and not _about(sentence, marks):
+                    continue
+            elif not _about(sentence, marks):
                 continue
             used.append(key)
             out.append(sentence)
@@ -313,6 +325,11 @@ def _explanation(
     cause = causes[0] if causes else ""
     fixes = [s for s in said if s != cause]
     return used, cause, fixes
+
+
+def _about(sentence: str, marks: set[str]) -> bool:
+    lowered = sentence.lower()
+    return any(mark in lowered for mark in marks)
 
 
 def _marks(episode: Episode) -> set[str]:

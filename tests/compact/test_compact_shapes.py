@@ -171,3 +171,39 @@ def test_one_failure_is_one_item_not_an_environment_fact_and_a_lesson(
     items = memory.items()
     assert len(items) == 1, [i.title for i in items]
     assert items[0].confidence == "verified" and "pip install requests" in items[0].title
+
+
+def test_a_failed_probe_for_a_tool_is_a_missing_tool_unless_it_turns_up(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        run_cmd("which gitleaks", "Exit code 1", False),
+        run_cmd("command -v trivy 2>/dev/null", "Exit code 1", False),
+        run_cmd("brew install trivy", "trivy 0.50 installed", True),
+        run_cmd("trivy fs .", "0 findings", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    items = memory.items()
+    assert [(i.kind, i.title) for i in items] == [
+        ("env", "`gitleaks` is not installed here: `which gitleaks` finds nothing")
+    ]
+
+
+def test_a_setup_that_gets_a_command_past_an_environment_failure_is_the_lesson(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        run_cmd("python -m pytest tests/ -v", "C:\\Python314\\python.exe: No module named pytest",
+                False),
+        run_cmd("git log -1", "abc", True),
+        run_cmd("python -m pip install -r requirements-dev.txt", "Successfully installed", True),
+        run_cmd("python -m pytest tests/test_redaction.py -v",
+                "E       AssertionError: assert 'ghp_x' not in out\n1 failed", False),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    items = memory.items()
+    assert len(items) == 1, [i.title for i in items]
+    assert items[0].kind == "env" and items[0].title == (
+        "Run `python -m pip install -r requirements-dev.txt` before `python -m pytest tests/ -v`, "
+        "else: C:\\Python314\\python.exe: No module named pytest"
+    )

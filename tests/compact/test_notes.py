@@ -115,3 +115,27 @@ def test_a_note_never_sets_the_session_status(memory: api.Memory, write_buffer: 
     ])  # fmt: skip
     compact_session(memory, other)
     assert summary_of(memory, other)["status"] == "no outcome"
+
+
+def test_the_diagnosis_between_the_last_failure_and_the_pass_explains_in_its_own_words(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    rejected = "remote: error: GH013: Repository rule violations found for refs/heads/x."
+    name = write_buffer([
+        run_cmd("git push -u origin x", rejected, False),
+        note("The issue was in one test file, so I replaced the token-like strings there."),
+        edit("tests/test_redaction.py"),
+        run_cmd("git commit -am 'fake tokens'", "[x 1a2b3c4] fake tokens", True),
+        run_cmd("git push -u origin x", rejected, False),
+        note("The issue is that the old commit `ffe9ab78` still has the problematic test data."),
+        run_cmd("git reset --soft HEAD~2", "", True),
+        run_cmd("git commit -m 'squashed'", "[x 9f8e7d6] squashed", True),
+        run_cmd("git push -u origin x", "To github.com:acme/shop.git", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    (item,) = memory.items()
+    assert (
+        item.title
+        == "The issue is that the old commit `ffe9ab78` still has the problematic test data"
+    )
+    assert "GH013" in item.body and item.confidence == "verified"
