@@ -293,9 +293,7 @@ def _explanation(
     message = next((c for c in analysis.conclusions if c.index > passed.index), None)
     until = message.index if message else len(analysis.obs)
     notes = [n for n in analysis.notes if episode.first.index < n.index < until]
-    # Between the last failure and the passing run, a note naming a cause is the diagnosis
-    # of this failure, whatever words it uses ("the old commit still has the test data").
-    diagnosis = {n.id for n in notes if episode.failures[-1].index < n.index < passed.index}
+    diagnosis = _diagnosis(analysis, episode, notes, ctx)
     marks = _marks(episode)
     used: list[tuple[str, int]] = []
     said: list[str] = []  # the closing message's sentences about the episode
@@ -311,7 +309,7 @@ def _explanation(
                 names_cause = signals.root_cause(sentence)
                 if not (names_cause or signals.decision(sentence)):
                     continue
-                if not (names_cause and source.id in diagnosis) and not _about(sentence, marks):
+                if key != diagnosis and not _about(sentence, marks):
                     continue
             elif not _about(sentence, marks):
                 continue
@@ -325,6 +323,32 @@ def _explanation(
     cause = causes[0] if causes else ""
     fixes = [s for s in said if s != cause]
     return used, cause, fixes
+
+
+def _diagnosis(
+    analysis: Analysis, episode: Episode, notes: list[Obs], ctx: Context
+) -> tuple[str, int] | None:
+    """The last note sentence naming a cause said after the episode's last failure, with no
+    other episode resolved between its passing run and that note: the diagnosis of this
+    failure, whatever words it uses ("the old commit still has the test data"); earlier ones
+    were guesses the next failure disproved. Hooks write a turn's notes at its end, so the
+    note may come after the passing run."""
+    assert episode.passed is not None
+    passes = [e.passed.index for e in analysis.episodes if e.passed and e is not episode]
+    found: list[tuple[str, int]] = []
+    for note in notes:
+        if note.index < episode.failures[-1].index:
+            continue
+        if note.index > episode.passed.index and any(
+            episode.passed.index < p < note.index for p in passes
+        ):
+            continue  # another episode was resolved in between: the note may be about that one
+        for number, sentence in enumerate(text.sentences(note.excerpt)):
+            if (note.id, number) in ctx.used or signals.narration(sentence) or "?" in sentence:
+                continue
+            if signals.root_cause(sentence) and not prose.guess(sentence):
+                found.append((note.id, number))
+    return found[-1] if found else None
 
 
 def _about(sentence: str, marks: set[str]) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from compact_helpers import Writer, edit, obs, prompt, run_cmd, said
 from test_carry import PORT_FAILURE, mem_compact
 from test_compact_rules import summary_of
@@ -117,25 +118,27 @@ def test_a_note_never_sets_the_session_status(memory: api.Memory, write_buffer: 
     assert summary_of(memory, other)["status"] == "no outcome"
 
 
-def test_the_diagnosis_between_the_last_failure_and_the_pass_explains_in_its_own_words(
-    memory: api.Memory, write_buffer: Writer
+@pytest.mark.parametrize("hook_order", [False, True], ids=["in place", "at the turn's end"])
+def test_the_diagnosis_after_the_last_failure_explains_in_its_own_words(
+    memory: api.Memory, write_buffer: Writer, hook_order: bool
 ) -> None:
     rejected = "remote: error: GH013: Repository rule violations found for refs/heads/x."
+    guess = note("The issue was in one test file, so I replaced the token-like strings there.")
+    found = note("The issue is that the old commit `ffe9ab78` still has the problematic data.")
     name = write_buffer([
         run_cmd("git push -u origin x", rejected, False),
-        note("The issue was in one test file, so I replaced the token-like strings there."),
+        *([] if hook_order else [guess]),
         edit("tests/test_redaction.py"),
         run_cmd("git commit -am 'fake tokens'", "[x 1a2b3c4] fake tokens", True),
         run_cmd("git push -u origin x", rejected, False),
-        note("The issue is that the old commit `ffe9ab78` still has the problematic test data."),
+        *([] if hook_order else [found]),
         run_cmd("git reset --soft HEAD~2", "", True),
         run_cmd("git commit -m 'squashed'", "[x 9f8e7d6] squashed", True),
         run_cmd("git push -u origin x", "To github.com:acme/shop.git", True),
+        *([guess, found] if hook_order else []),  # hooks write a turn's notes at its end
+        said("Pushed."),
     ])  # fmt: skip
     compact_session(memory, name)
     (item,) = memory.items()
-    assert (
-        item.title
-        == "The issue is that the old commit `ffe9ab78` still has the problematic test data"
-    )
+    assert item.title == found["excerpt"].rstrip(".")
     assert "GH013" in item.body and item.confidence == "verified"
