@@ -83,7 +83,9 @@ def clusters(analysis: Analysis, excerpt: int = MAX_EXCERPT) -> list[dict[str, A
                 "observations": [o.brief(excerpt) for o in members],
             }
         )
-    for label, members in (("prompts", analysis.prompts), ("conclusions", analysis.conclusions)):
+    said = (("prompts", analysis.prompts), ("conclusions", analysis.conclusions),
+            ("notes", [n for n in analysis.notes if not n.carried]))  # fmt: skip
+    for label, members in said:
         if members:
             grouped.update(o.id for o in members)
             out.append(
@@ -122,9 +124,10 @@ def request(
         groups = _masked(clusters(analysis, excerpt), mask)
         if _size({**base, "clusters": groups}) <= budget:
             return {**base, "clusters": groups}
-    # Then the least telling first: other commands, closing messages, prompts but the first,
-    # the middle of long episodes (a failure and its verdict stay), the latest clusters.
-    groups = [g for g in groups if g["type"] not in ("other", "conclusions")]
+    # Then the least telling first: other commands, closing messages and notes, prompts but
+    # the first, the middle of long episodes (a failure and its verdict stay), the latest
+    # clusters.
+    groups = [g for g in groups if g["type"] not in ("other", "conclusions", "notes")]
     for group in groups:
         if group["type"] == "prompts":
             del group["observations"][1:]
