@@ -3,8 +3,11 @@
 - A *convention* is a user's explicit norm or correction: a sentence of a prompt that says
   "always", "never", "we use", "from now on" as an instruction (not "the tests always fail"),
   or corrects the assistant ("no, use pnpm", "don't mock the database").
+  With its reason ("use uv because the lock file pins ...") it is the user's *decision*.
 - A *decision* is a sentence of the assistant's closing message that gives a choice and its
   rationale ("instead of", "rather than", "chose", or "because" next to a design verb).
+- The assistant's mid-turn *notes* are read like closing messages, and more strictly: a
+  guess ("this might be because ...") is not yet a finding.
 - A *stated root cause* is a closing-message sentence that names a cause in so many words
   ("the root cause was", "was caused by") about something concrete (a file, a value, code):
   an assumed pitfall, for failures no command showed (a wrong result with exit 0).
@@ -14,7 +17,8 @@
 Junk guards: questions, pasted documents and instruction files (a convention already in
 CLAUDE.md or AGENTS.md is a restated instruction), step-by-step narration ("Let me", "I ran"),
 sentences about test outcomes (pitfall territory, kept only with a validating episode),
-too short or too long sentences, and sentences an episode already used. All of these drafts
+too short or too long sentences, sentences that only restate a command the session ran, and
+sentences an episode already used. All of these drafts
 are *restatements*: when the store already holds the fact from another session they add
 nothing (recalled memory said again is not new evidence).
 """
