@@ -310,8 +310,7 @@ _CORRECTION = (
     r"|^(?:please\s+)?stop (?:using|doing|adding|running|calling|writing|mocking|creating"
     r"|committing|pushing|editing|changing|installing)\b"
     r"|^(?:please\s+)?use (?:`[^`]+`|[\w.@/+-]+),? (?:not|rather than)\b"
-    r"|^(?:please\s+)?use (?!(?:it|this|that|them|these|those|the|a|an)\b)"
-    r"(?:`[^`]+`|[\w.@/+-]+) (?:to|for) \w+"
+    r"|^(?:please\s+)?use `[^`]+` (?:to|for) \w+"
     r"|^you (?:should(?:n'?t| not)|must(?:n'?t| not)) (?:have )?\w+"
     r"|^i (?:said|told you|asked (?:you )?(?:to|not to|for))\b"
 )
@@ -369,6 +368,7 @@ _ROOT_CAUSE_STATED = (
     r"|(?:is|was) a (?:known|confirmed|documented) (?:\w+ )?(?:bug|issue|limitation|regression)"
     r"|because (?:the |its |this |my |your |our )?[\w .`'/-]{1,60}?(?:doesn't|does not|don't"
     r"|do not|didn't|did not|can't|cannot|isn't|is not|wasn't|was not|won't|has no|have no"
+    r"|aren't|are not|weren't|were not"
     r"|lacks))\b"
 )
 

@@ -47,6 +47,9 @@ _CONCRETE = re.compile(r"\d|[A-Z][A-Z0-9]*_[A-Z0-9_]+|\w/\w")
 _NAMED = re.compile(r"\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,6}\b")
 _CODE_LINE = re.compile(r"^[\"'`]{3}")
 _REASON = re.compile(r"\b(?:because|so that|otherwise|, since|in order to)\b", re.I)
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|in case|when)\b.{0,120}?\byou(?:'d| would| could| might| may)\b", re.I
+)
 _CODE_SPAN = re.compile(r"`([^`]+)`")
 _RESTATED_WORDS = 6  # fewer words than this beside a command's code span: a restatement
 # A guess said while working, before anything confirmed it.
@@ -116,6 +119,8 @@ def decisions(
                 continue  # narration, or a line of quoted code (a docstring) is no decision
             if restates_command(sentence, commands_run) or (mid_turn and guess(sentence)):
                 continue
+            if _HYPOTHETICAL.search(sentence):
+                continue  # advice for a case that may not be this one ("if ..., you'd need")
             kind = _cause_of(sentence) or (
                 None if _OUTCOME.search(sentence) else _kind_of(sentence)
             )

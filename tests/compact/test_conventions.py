@@ -41,6 +41,7 @@ NOT_NORMS = [
     "you run it",
     "I edited session-sudo and saved.",
     "Use the debugger to find the bug.",
+    "use playwright to test the login page",
     "Why did you use black here?",
 ]
 

@@ -142,3 +142,14 @@ def test_the_diagnosis_after_the_last_failure_explains_in_its_own_words(
     (item,) = memory.items()
     assert item.title == found["excerpt"].rstrip(".")
     assert "GH013" in item.body and item.confidence == "verified"
+
+
+def test_hypothetical_advice_is_no_decision(memory: api.Memory, write_buffer: Writer) -> None:
+    name = write_buffer([
+        prompt("Why does brew say it is up to date?"),
+        said("If it's installed as a Homebrew Cask, you'd need `brew upgrade --cask` instead "
+             "of just `brew upgrade`."),
+        note("The banner is wrong because the cask version 2.1.9 isn't the latest release."),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    assert [i.kind for i in memory.items()] == ["pitfall"]
