@@ -23,7 +23,7 @@ from dataclasses import asdict, fields
 from typing import TYPE_CHECKING, Any
 
 from memcli import signals
-from memcli.compact import tasks, text
+from memcli.compact import commands, tasks, text
 from memcli.compact.observations import Obs
 
 if TYPE_CHECKING:
@@ -62,11 +62,22 @@ def keep(analysis: Analysis) -> list[dict[str, Any]]:
         return []
     start = min(e.first.index for e in opened)
     failures = {f.index for e in opened for f in e.failures}
-    kept = [
-        o
+    # The open failures always (the latest half of the room at most), then the latest of
+    # what came after the first of them.
+    kept_failures = sorted(failures)[-(MAX_CARRIED // 2) :]
+    others = [
+        o.index
         for o in analysis.obs[start:]
-        if o.index in failures or o.is_edit or o.passed or (o.kind == "note" and o.excerpt)
-    ][-MAX_CARRIED:]
+        if o.index not in failures
+        and (
+            o.is_edit
+            or (o.passed and not commands.parse(o.input).looking)
+            or (o.kind == "note" and bool(o.excerpt))
+        )
+    ]
+    room = MAX_CARRIED - len(kept_failures)
+    chosen = sorted([*kept_failures, *(others[-room:] if room else [])])
+    kept = [analysis.obs[i] for i in chosen]
     return [_record(o, o.index in failures) for o in kept]
 
 

@@ -190,6 +190,7 @@ def test_the_carry_holds_only_the_open_episode_and_is_bounded(
         prompt("Always run the linter before committing"),
         run_cmd("ls", "a b", True),
         run_cmd("pytest -x", PORT_FAILURE, False),
+        run_cmd("git status", "On branch main", True),
         said("Still failing, I will look again."),
         obs("note", excerpt="The port is read from tests/conftest.py.", summary="note: port"),
         *noise,
@@ -199,4 +200,5 @@ def test_the_carry_holds_only_the_open_episode_and_is_bounded(
     kept = json.loads(journal.splitlines()[0])["state"][carry.STATE_KEY]
     assert len(kept) == carry.MAX_CARRIED
     assert {r["kind"] for r in kept} <= {"command", "error", "edit", "note"}
-    assert not any(r.get("input") == "ls" for r in kept)
+    assert not any(r.get("input") in ("ls", "git status") for r in kept)
+    assert kept[0]["input"] == "pytest -x"  # the open failure stays, the oldest others go
