@@ -98,6 +98,20 @@ def _segment(text: str) -> str:
     return re.split(r"(?<!\|)\|(?!\|)", last)[0].strip()
 
 
+_LEADING_CD = re.compile(r"^\s*cd\s+(?:\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*")
+
+
+def shown(text: str) -> str:
+    """A command as a title shows it: without the leading `cd <folder> &&` of the session's
+    own working copy (`cd "C:\\work\\x" && git push` -> `git push`)."""
+    rest = text
+    while True:
+        stripped = _LEADING_CD.sub("", rest, count=1)
+        if stripped == rest or not stripped.strip():
+            return rest.strip()
+        rest = stripped
+
+
 def _aside(words: list[str]) -> bool:
     """A part of a chain that only moves, sets or looks (`cd`, `export`, `git status`)."""
     program = os.path.basename(words[0])

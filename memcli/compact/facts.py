@@ -67,11 +67,12 @@ def drafts(obs: list[Obs], unresolved_failures: list[Obs], session: str) -> list
             reason = text.one_line(o.excerpt or o.summary, 160)
             # A refusal that never names the call (a permission mode's) is one fact per tool.
             key = what if o.input and o.input[:40] in reason else f"{o.tool}\0{reason}"
+            named = f"`{commands.shown(o.input)}`" if what.startswith("`") else what
             out.append(
                 _fact(
                     "refused",
                     key,
-                    f"{what} was refused in this repository: ask before trying it again",
+                    f"{named} was refused in this repository: ask before trying it again",
                     f"Refused: {reason}",
                     o,
                     session,
@@ -82,7 +83,7 @@ def drafts(obs: list[Obs], unresolved_failures: list[Obs], session: str) -> list
                 _fact(
                     "interrupted",
                     o.input,
-                    f"`{o.input}` does not end by itself: it had to be interrupted",
+                    f"`{commands.shown(o.input)}` does not end by itself: it had to be interrupted",
                     "Run it in the background or with a timeout (a server, a watch mode or a "
                     "prompt waiting for input).",
                     o,
@@ -97,7 +98,7 @@ def drafts(obs: list[Obs], unresolved_failures: list[Obs], session: str) -> list
             _fact(
                 "environment",
                 f"{kind}\0{line}",
-                f"`{o.input}` fails in this environment: {line}",
+                f"`{commands.shown(o.input)}` fails in this environment: {line}",
                 f"Symptom ({kind.replace('-', ' ')}): {line}",
                 o,
                 session,
@@ -211,7 +212,10 @@ def setup_progress(
             if not setups:
                 continue
             setup = setups[-1]
-            title = text.title_of(f"Run `{setup.input}` before `{cmd.text}`, else: {line}")
+            title = text.title_of(
+                f"Run `{commands.shown(setup.input)}` before `{commands.shown(cmd.text)}`, "
+                f"else: {line}"
+            )
             return Draft(
                 rule="env",
                 key="\0".join([cmd.key, "setup", commands.signature(line)]),

@@ -211,11 +211,15 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
         title = text.title_of(cause)
     elif kind == "pitfall":
         title = text.title_of(
-            f"`{cmd.text}` fails with {line or 'an error'}: fixed in {', '.join(files)}"
+            f"`{commands.shown(cmd.text)}` fails with {line or 'an error'}: fixed in "
+            + ", ".join(files)
         )
     else:
         setup = episode.fixes[-1].input
-        title = text.title_of(f"Run `{setup}` before `{cmd.text}`, else: {line or 'it fails'}")
+        title = text.title_of(
+            f"Run `{commands.shown(setup)}` before `{commands.shown(cmd.text)}`, else: "
+            + (line or "it fails")
+        )
     changed = [f"{f} ({ctx.edit_hints[o.id]})" for o in episode.edits for f in o.files[:1]
                if o.id in ctx.edit_hints]  # fmt: skip
     changed_line = "Changed: " + "; ".join(changed or files) if (changed or files) else ""

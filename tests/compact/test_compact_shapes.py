@@ -207,3 +207,16 @@ def test_a_setup_that_gets_a_command_past_an_environment_failure_is_the_lesson(
         "Run `python -m pip install -r requirements-dev.txt` before `python -m pytest tests/ -v`, "
         "else: C:\\Python314\\python.exe: No module named pytest"
     )
+
+
+def test_titles_show_commands_without_the_leading_cd(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        run_cmd('cd "C:\\work\\shop" && npm run dev', "", True),
+        obs("command", tool="Bash", input='cd "C:\\work\\shop" && npm run dev', ok=None,
+            summary='$ cd "C:\\work\\shop" && npm run dev -> interrupted'),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    (item,) = memory.items()
+    assert item.title == "`npm run dev` does not end by itself: it had to be interrupted"
