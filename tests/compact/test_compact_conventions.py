@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from compact_helpers import Writer, edit, prompt, run_cmd, said
-from test_carry import mem_compact
+from test_compact_carry import mem_compact
 
 from memcli import api
 from memcli.compact import compact_session

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from compact_helpers import Writer, edit, obs, prompt, run_cmd, said
-from test_carry import PORT_FAILURE, mem_compact
+from test_compact_carry import PORT_FAILURE, mem_compact
 from test_compact_rules import summary_of
 
 from memcli import api
