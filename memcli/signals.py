@@ -299,14 +299,19 @@ _CONVENTION = (
     r"|^(?:i|we) (?:prefer|(?:would|'d) rather)\b|\bprefer \S+(?: \S+)? (?:over|to) \S"
     r"|^(?:please\s+)?(?:only use|use only)\b"
 )
+_MORE_VERBS = (
+    r"block|rename|remove|stop|wait|ask|prompt|throw|fail|print|send|open|close|ignore"
+    r"|overwrite|redact|expose|wrap|retry|swallow|suppress|silence|hide|copy|duplicate"
+)
 _CORRECTION = (
     r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:\w+\s+){0,2}?(?:use|run|it'?s|that'?s|we|do|don'?t"
     r"|should|instead|put|call|keep)\b"
     r"|^(?:actually|instead)[, ]+\s*(?:use|run|it'?s|we|do|don'?t|please|you should)\b"
     r"|\b(?:use|run|call|put) \S+(?: \S+)? instead(?: of\b|[.!,]|$)"
     r"|^(?:that'?s|this is) (?:wrong|not (?:right|correct|what i))\b"
-    rf"|^(?:please\s+)?(?:don'?t|dont|do not) (?:{_VERBS}|block|rename|remove|run)\b"
-    r"|\b(?:don'?t|dont|do not|never) \w+\b[^.;!?]{0,80}?,?\s+(?:but\s+)?instead\b"
+    rf"|^(?:please\s+)?(?:don'?t|dont|do not) (?:{_VERBS}|{_MORE_VERBS})\b"
+    rf"|\b(?:don'?t|dont|do not|never) (?:{_VERBS}|{_MORE_VERBS})\b[^.;!?]{{0,80}}?,?\s+"
+    r"(?:but\s+)?instead\b"
     r"|^(?:please\s+)?stop (?:using|doing|adding|running|calling|writing|mocking|creating"
     r"|committing|pushing|editing|changing|installing)\b"
     r"|^(?:please\s+)?use (?:`[^`]+`|[\w.@/+-]+),? (?:not|rather than)\b"

@@ -42,6 +42,7 @@ NOT_NORMS = [
     "I edited session-sudo and saved.",
     "Use the debugger to find the bug.",
     "use playwright to test the login page",
+    "I don't know why it fails instead of passing.",
     "Why did you use black here?",
 ]
 
