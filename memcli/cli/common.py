@@ -71,6 +71,8 @@ def print_json(data: Any) -> None:
 
 
 _SCALARS = json.JSONEncoder(ensure_ascii=False)
+_FLAT_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=("\0", ": "))
+_FLAT = (str, int, float, bool, type(None))
 
 
 def _indented(node: Any, newline: str, out: list[str]) -> None:
@@ -79,6 +81,12 @@ def _indented(node: Any, newline: str, out: list[str]) -> None:
     findings of `mem prune --check --json`)."""
     if isinstance(node, dict) and node:
         inner, opening = newline + "  ", "{"
+        if all(type(k) is str and type(v) in _FLAT for k, v in node.items()):
+            # a mapping of scalars (a finding, an item) in one C call: "\0" cannot occur in
+            # json's output otherwise (a control character in a string is escaped)
+            flat = _FLAT_ENCODER.encode(node)
+            out += ("{", inner, flat[1:-1].replace("\0", "," + inner), newline + "}")
+            return
         for key, value in node.items():
             if not isinstance(key, str):
                 raise TypeError("a key json would convert")

@@ -92,16 +92,23 @@ def compare(a: Statement, b: Statement) -> str | None:
     return None
 
 
-def among(items: Iterable[Item], new_ids: set[str] | None = None) -> list[Contradiction]:
+def among(
+    items: Iterable[Item],
+    new_ids: set[str] | None = None,
+    shaped: similar.Shapes | None = None,
+    statements: dict[int, Statement] | None = None,
+) -> list[Contradiction]:
     """Contradicting pairs of decisions; with ``new_ids``, only pairs that involve one of them
     (the newer of the two reported first), and every such pair (the caller passes few
     decisions); without, each decision meets at most :data:`similar.MAX_PARTNERS` alike ones
-    through one word, which keeps a whole store's pairing linear."""
+    through one word, which keeps a whole store's pairing linear. ``shaped`` and
+    ``statements`` keep what was computed of each item (by ``id``) for a caller that has
+    paired the same items before (prune's duplicate check)."""
     decisions = [i for i in items if i.kind == "decision"]
-    statements: dict[int, Statement] = {}
+    statements = {} if statements is None else statements
     found: list[Contradiction] = []
     partners = None if new_ids is not None else similar.MAX_PARTNERS
-    for a, b, score in similar.pairs(decisions, SIMILAR, partners):
+    for a, b, score in similar.pairs(decisions, SIMILAR, partners, shaped):
         if similar.linked(a, b):
             continue
         if new_ids is not None and a.id not in new_ids and b.id not in new_ids:

@@ -75,8 +75,10 @@ def check(memory: Memory, now: str | None = None) -> Report:
         _anchors(memory, repo, live, report)
         _secrets(memory, repo, report)
     _unused(memory, live, stamp, report)
-    _duplicates(memory, live, report)
-    for hint in contradiction.among(live):
+    shaped: similar.Shapes = {}  # both pairings read the same words of an item
+    statements: dict[int, contradiction.Statement] = {}
+    _duplicates(memory, live, report, shaped, statements)
+    for hint in contradiction.among(live, None, shaped, statements):
         report.findings.append(
             _at(memory, hint.item, "title", "contradiction", WARNING, hint.message())
         )
@@ -302,10 +304,15 @@ def _age(stamp: str, now: str) -> float:
         return 0.0
 
 
-def _duplicates(memory: Memory, items: list[Item], report: Report) -> None:
+def _duplicates(
+    memory: Memory,
+    items: list[Item],
+    report: Report,
+    shaped: similar.Shapes,
+    statements: dict[int, contradiction.Statement],
+) -> None:
     survivor: dict[str, Item] = {}
-    statements: dict[int, contradiction.Statement] = {}
-    for a, b, score in similar.pairs(items, merge.NEAR):
+    for a, b, score in similar.pairs(items, merge.NEAR, similar.MAX_PARTNERS, shaped):
         if similar.linked(a, b):
             continue
         for item in (a, b):

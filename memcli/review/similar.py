@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from memcli.compact import merge, text
 from memcli.compact.drafts import Draft
@@ -55,63 +56,112 @@ def shapes(item: Item) -> tuple[set[str], set[str]]:
     return text.words(item.title), text.words(f"{item.title}\n{first}")
 
 
+Shapes = dict[int, tuple[set[str], set[str]]]
+
+
 def pairs(
-    items: Iterable[Item], threshold: float, partners: int | None = MAX_PARTNERS
+    items: Iterable[Item],
+    threshold: float,
+    partners: int | None = MAX_PARTNERS,
+    shaped: Shapes | None = None,
 ) -> Iterator[tuple[Item, Item, float]]:
     """Every pair in one kind and scope whose similarity is at least ``threshold``; with
     ``partners``, each item meets at most that many earlier items through one word (None:
-    every pair, for a few items such as the ones a diff reads)."""
+    every pair, for a few items such as the ones a diff reads). ``shaped`` keeps each item's
+    :func:`shapes` (by ``id``) for a caller that pairs the same items again."""
     groups: dict[tuple[str, str, str], list[Item]] = defaultdict(list)
     for item in items:
         groups[group_key(item)].append(item)
+    memo: Shapes = {} if shaped is None else shaped
     for members in groups.values():
         if len(members) > 1:
-            yield from _group_pairs(members, threshold, partners)
+            yield from _group_pairs(members, threshold, partners, memo)
 
 
 def _group_pairs(
-    items: list[Item], threshold: float, partners: int | None
+    items: list[Item], threshold: float, partners: int | None, memo: Shapes
 ) -> Iterator[tuple[Item, Item, float]]:
-    shaped = [shapes(item) for item in items]
+    titles: list[set[str]] = []
+    bodies: list[set[str]] = []
     frequency: Counter[str] = Counter()
-    for title, shape in shaped:
+    for item in items:
+        key = id(item)
+        if key not in memo:
+            memo[key] = shapes(item)
+        title, shape = memo[key]
+        titles.append(title)
+        bodies.append(shape)
         frequency.update(title | shape)
     # rarest first, ties by the word: one global order, so each item's sort is a C-level lookup
     rank = {w: n for n, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
-    titles = [title for title, _shape in shaped]
-    bodies = [shape for _title, shape in shaped]
+    by_rank = rank.__getitem__
+    title_sizes = [len(title) for title in titles]
+    body_sizes = [len(shape) for shape in bodies]
     found: list[tuple[int, int, float]] = []
-    postings: tuple[dict[str, list[int]], ...] = (defaultdict(list), defaultdict(list))
-    for number, sets in enumerate(shaped):
+    title_posts: dict[str, list[int]] = {}
+    body_posts: dict[str, list[int]] = {}
+    title_holders: dict[str, set[int]] = defaultdict(set)  # every earlier item with the word
+    body_holders: dict[str, set[int]] = defaultdict(set)
+    newest = -partners if partners else 0
+    for number, title in enumerate(titles):
+        shape = bodies[number]
         others: set[int] = set()  # earlier items sharing a rare title word or shape word
-        for which in (0, 1):
-            words = sorted(sets[which], key=rank.__getitem__)
-            keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
-            posted = postings[which]
-            for word in words[: max(keep, 0)]:
-                others.update(posted[word][-partners:] if partners else posted[word])
-                posted[word].append(number)
-        title, shape = sets
-        for other in others:
-            # merge.similarity over the word sets computed once above, not once per pair
-            score = max(
-                _jaccard(titles[other], title, threshold),
-                _jaccard(bodies[other], shape, threshold),
-            )
-            if score >= threshold:
-                found.append((other, number, score))
-    found.sort()
-    for i, j, score in found:
+        for words, posted in ((title, title_posts), (shape, body_posts)):
+            ordered = sorted(words, key=by_rank)
+            keep = len(ordered) - math.ceil(threshold * len(ordered) - 1e-9) + 1
+            for word in ordered[: max(keep, 0)]:
+                earlier = posted.get(word)
+                if earlier is None:
+                    posted[word] = [number]
+                    continue
+                others.update(earlier[newest:])
+                earlier.append(number)
+        if others:
+            found += _alike(number, others, (titles, title_sizes, title_holders), threshold)
+            found += _alike(number, others, (bodies, body_sizes, body_holders), threshold)
+        for word in title:
+            title_holders[word].add(number)
+        for word in shape:
+            body_holders[word].add(number)
+    # an item alike by both its title and its shape: the higher score, as merge.similarity
+    best: dict[tuple[int, int], float] = {}
+    for other, number, score in found:
+        if score > best.get((other, number), -1.0):
+            best[(other, number)] = score
+    for (i, j), score in sorted(best.items()):
         yield items[i], items[j], score
 
 
-def _jaccard(a: set[str], b: set[str], threshold: float) -> float:
-    """:func:`text.jaccard`, or 0.0 when the sizes alone keep it below ``threshold`` (the
-    index is at most the smaller size over the larger, and a division rounds monotonically)."""
-    small, large = len(a), len(b)
-    if small > large:
-        small, large = large, small
-    if not small or small / large < threshold:
-        return 0.0
-    shared = len(a & b)
-    return shared / (small + large - shared)
+Words = tuple[list[set[str]], list[int], dict[str, set[int]]]
+
+
+def _alike(
+    number: int, others: set[int], words: Words, threshold: float
+) -> list[tuple[int, int, float]]:
+    """(other, number, Jaccard index) for each of ``others`` whose word set is alike enough to
+    item ``number``'s: text.jaccard, counted for all of ``others`` at once (the words each
+    shares, one C-level set intersection per word), and 0.0 where the sizes alone keep it below
+    the threshold (the index is at most the smaller size over the larger)."""
+    sets, sizes, holders = words
+    size = sizes[number]
+    if not size:
+        return []
+    empty: set[int] = set()
+    shared_counts = Counter(
+        chain.from_iterable(others & holders.get(w, empty) for w in sets[number])
+    )
+    # an index of at least t needs at least t * size shared words (the other set has at least
+    # as many words as it shares); the margin covers the rounding of the division below
+    need = threshold * size - 1e-6
+    out: list[tuple[int, int, float]] = []
+    for other, shared in shared_counts.items():
+        if shared < need:
+            continue
+        small, large = sizes[other], size
+        if small > large:
+            small, large = large, small
+        if small / large >= threshold:
+            score = shared / (small + large - shared)
+            if score >= threshold:
+                out.append((other, number, score))
+    return out

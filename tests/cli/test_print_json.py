@@ -20,6 +20,12 @@ SAMPLES: list[Any] = [
         ],
         "notes": [[], [{}], [[1.5e300, -0.0, float("inf")]]],
     },
+    {  # mappings of scalars only (written in one C call): separators inside strings and keys
+        "findings": [
+            {"nul\0key": "a\0b", "sep": ",\n  x", "colon": ": ", "nan": float("nan"), "n": -3},
+            {"bool": False, "none": None, "emoji": "\U0001f600 \u2028 \x7f \x1f", "": ""},
+        ]
+    },
 ]
 
 
