@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 from memcli.compact import text
@@ -60,3 +61,53 @@ def test_pairs_match_brute_force_scores() -> None:
             expected[(a.id, b.id)] = score
     assert found == expected
     assert expected  # the sample has alike pairs
+
+
+def _capped_reference(
+    items: list[Item], threshold: float, partners: int
+) -> dict[tuple[str, str], float]:
+    """The capped pairing written plainly: each item meets the last ``partners`` earlier items
+    posted under each of its rarest words, and every such pair is scored on its own."""
+    shaped = [similar.shapes(item) for item in items]
+    frequency: dict[str, int] = {}
+    for _title, shape in shaped:
+        for word in shape:
+            frequency[word] = frequency.get(word, 0) + 1
+    posts: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+    found: dict[tuple[str, str], float] = {}
+    for number, sets in enumerate(shaped):
+        others: set[int] = set()
+        for which in (0, 1):
+            words = sorted(sets[which], key=lambda w: (frequency[w], w))
+            keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
+            for word in words[: max(keep, 0)]:
+                posted = posts[which].setdefault(word, [])
+                others.update(posted[-partners:])
+                posted.append(number)
+        for other in others:
+            score = max(
+                text.jaccard(shaped[other][0], sets[0]), text.jaccard(shaped[other][1], sets[1])
+            )
+            if score >= threshold:
+                found[(items[other].id, items[number].id)] = score
+    return found
+
+
+def test_capped_pairs_match_a_plain_reading_of_the_rule() -> None:
+    """A cluster far larger than the partner cap (merge-commit titles with a few user names):
+    the pairing finds exactly the pairs and scores the rule defines, in path order."""
+    chooser = random.Random(11)
+    users = ["alice", "bob", "carol", "dave", "erin"]
+    items = [
+        _item(
+            n,
+            f"Merge pull request from {chooser.choice(users)}/{chooser.choice(WORDS)}",
+            " ".join(chooser.sample(WORDS, chooser.randint(0, 4))),
+        )
+        for n in range(400)
+    ]
+    for threshold in (0.5, 0.6):
+        found = list(similar.pairs(items, threshold, 3))
+        assert {(a.id, b.id): s for a, b, s in found} == _capped_reference(items, threshold, 3)
+        assert [(a.id, b.id) for a, b, _s in found] == sorted((a.id, b.id) for a, b, _s in found)
+        assert len(found) > 100
