@@ -23,7 +23,7 @@ from typing import Any
 from memcli import timeutil
 from memcli.errors import MemError
 from memcli.model import Item
-from memcli.review import contradiction, fields
+from memcli.review import contradiction, fields, store_words
 from memcli.review.contradiction import Contradiction
 from memcli.review.fields import FieldChange
 from memcli.review.gitrepo import MEMORY, UNSHALLOW_HINT, GitRepo
@@ -291,17 +291,18 @@ def _passed(stamp: str, reference: str) -> bool:
 def _expiries(base: SideReader, head: SideReader, result: MemoryDiff) -> None:
     """Items at head whose expiry passed between the two sides, or that arrive expired.
 
-    ``git grep`` gives every ``expires:`` line of both sides; only the items whose date (as
+    Every ``expires:`` line of both sides is known without parsing
+    (:mod:`memcli.review.store_words`); only the items whose date (as
     written) passed at head and either arrive now or had another date or none at base are
     parsed, so an old expired item that nobody pruned costs no YAML parse."""
     added = {e.id for e in result.added}
     touched = {e.id: e.data for e in result.added + result.changed}
     due: list[tuple[str, str | None]] = []
-    for path, line in head.grep(["^expires:"], ITEMS):
+    for path, line in _expires_lines(head):
         written = expires_value(line)
         if written is None or _passed(written, result.head.time):
             due.append((path, written))  # the parse below checks the dates that are due
-    lines = base.grep(["^expires:"], ITEMS) if due else []  # the base is read only if needed
+    lines = _expires_lines(base) if due else []  # the base is read only if needed
     at_base = {path: expires_value(line) for path, line in lines}
     candidates: list[str] = []
     for path, written in due:
@@ -323,6 +324,12 @@ def _expiries(base: SideReader, head: SideReader, result: MemoryDiff) -> None:
             if isinstance(was, str) and _passed(was, result.base.time):
                 continue  # expired already at base: not news
         result.expired.append(Expired(item_id, str(data.get("title") or ""), expires))
+
+
+def _expires_lines(side: SideReader) -> list[tuple[str, str]]:
+    """(path, line) of every ``expires:`` line of the items at a side."""
+    kept = store_words.of_side(side, ITEMS).expires
+    return [(path, line) for path in sorted(kept) for line in kept[path]]
 
 
 def _decisions(head: SideReader, new_ids: set[str]) -> list[Item]:

@@ -14,6 +14,7 @@ from memcli.errors import MemError
 
 MEMORY = ".memory"
 LIST_FOLDER_FROM = 16  # files of one folder and revision read through one listing of it
+LS_TREE_PATHS = 500  # paths named on one ls-tree command line
 UNSHALLOW_HINT = (
     "this is a shallow clone, so the history mem diff needs is missing: run "
     "`git fetch --unshallow` (in GitHub Actions: actions/checkout with fetch-depth: 0)"
@@ -167,8 +168,9 @@ class GitRepo:
         text, or over the untrusted-file size cap.
 
         A revision's path costs git a walk of its folder's tree, so many files of one folder
-        (15,000 items) are looked up in one ``ls-tree`` listing of that folder instead; the
-        contents then come from one ``cat-file --batch`` by object id."""
+        (of 15,000 items) are looked up in one ``ls-tree`` of that folder that names them (the
+        tree is read once, and only those entries are printed); the contents then come from
+        one ``cat-file --batch`` by object id."""
         from memcli.untrusted import MAX_FILE_BYTES
 
         objects: dict[tuple[str, str], str] = {}  # (rev, path) -> blob id, for small blobs
@@ -181,7 +183,7 @@ class GitRepo:
             if len(paths) < LIST_FOLDER_FROM:
                 single += [(rev, path) for path in paths]
                 continue
-            listing = self.list_folder(rev, folder)
+            listing = self.list_folder(rev, folder, paths)
             for path in paths:
                 found = listing.get(path)
                 if found and found[0] == "blob" and found[2] <= MAX_FILE_BYTES:
@@ -198,9 +200,22 @@ class GitRepo:
         )
         return [contents.get(objects.get(pair, "")) for pair in wanted]
 
-    def list_folder(self, rev: str, folder: str) -> dict[str, tuple[str, str, int]]:
-        """path -> (type, object id, size) of the entries of one folder at a revision."""
-        out = self.try_run("ls-tree", "-z", "-l", "--full-name", rev, "--", f"{folder}/") or ""
+    def list_folder(
+        self, rev: str, folder: str, paths: list[str] | None = None
+    ) -> dict[str, tuple[str, str, int]]:
+        """path -> (type, object id, size) of the entries of one folder at a revision; with
+        ``paths``, of those entries only (git reads the folder's tree once, and the sizes of
+        those files only)."""
+        if paths is None:
+            return self._ls_tree(rev, [f"{folder}/"])
+        listing: dict[str, tuple[str, str, int]] = {}
+        for start in range(0, len(paths), LS_TREE_PATHS):
+            chunk = paths[start : start + LS_TREE_PATHS]
+            listing.update(self._ls_tree(rev, [f":(literal){path}" for path in chunk]))
+        return listing
+
+    def _ls_tree(self, rev: str, pathspecs: list[str]) -> dict[str, tuple[str, str, int]]:
+        out = self.try_run("ls-tree", "-z", "-l", "--full-name", rev, "--", *pathspecs) or ""
         listing: dict[str, tuple[str, str, int]] = {}
         for entry in out.split("\0"):
             meta, tab, path = entry.partition("\t")

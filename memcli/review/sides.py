@@ -10,9 +10,8 @@ candidate decisions are found with ``git grep`` (C speed, no YAML) before anythi
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memcli import untrusted
 from memcli.compact import text
@@ -20,6 +19,9 @@ from memcli.model import Item
 from memcli.review import fields, similar
 from memcli.review.contradiction import SIMILAR
 from memcli.review.gitrepo import GitRepo
+
+if TYPE_CHECKING:
+    from memcli.review.store_words import StoreWords
 
 
 class SideReader:
@@ -29,6 +31,7 @@ class SideReader:
         self.repo, self.sha, self.label = repo, sha, label
         self._texts: dict[str, str | None] = {}
         self._data: dict[str, tuple[dict[str, Any] | None, str | None]] = {}
+        self.words: StoreWords | None = None  # what store_words read of every item, once
 
     def prefetch(self, paths: list[str]) -> None:
         """Read every path not read yet, at once."""
@@ -86,89 +89,40 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     """The decision files that could be alike enough to one of ``new`` to contradict it.
 
     Alike means a Jaccard index of at least t between the title words, or between the words of
-    the title and the body's first line (:func:`memcli.review.similar.shapes`). One
-    ``git grep`` gives every item's ``kind:``, ``title:`` and ``body:`` line and the line after
-    it (mem writes a title on one line, a body on one line or as a block that starts on the
-    next), from which those words are read without parsing YAML: exactly when the text has no
-    escape or comment (then the index itself decides), else a superset of them (then a file
-    must hold at least ceil(t * n) of the n words of the new decision). A file whose kind or
-    title is not written that way is always a candidate. Files are looked at through the
-    rarest words only (prefix filtering).
+    the title and the body's first line (:func:`memcli.review.similar.shapes`). Those words are
+    read from every item's ``kind:``, ``title:`` and ``body:`` line and the line after it (mem
+    writes a title on one line, a body on one line or as a block that starts on the next),
+    without parsing YAML (:mod:`memcli.review.store_words`, kept per items tree): exactly when
+    the text has no escape or comment (then the index itself decides), else a superset of them
+    (then a file must hold at least ceil(t * n) of the n words of the new decision). A file
+    whose kind or title is not written that way is always a candidate. Files are looked at
+    through the rarest words only (prefix filtering).
     """
-    kinds: dict[str, str] = {}
-    titles: dict[str, tuple[str, bool]] = {}  # the text as written, and whether it is exact
-    bodies: dict[str, tuple[str, bool]] = {}
-    block: tuple[str, ...] = ()  # the path whose body block starts on the next line, its style
-    for path, line in side.grep(["^kind:", "^title:", "^body:"], under, after=1):
-        key, _, value = line.partition(":")
-        if block and block[0] == path:
-            bodies[path] = (line, block[1] == "|" and bool(line.strip()))
-        block = ()
-        if key == "kind":
-            kinds[path] = value.split("#", 1)[0].strip().strip("'\"")
-        elif key == "title":
-            titles[path] = (value, _plain_line(value))
-        elif key == "body":
-            value = value.strip()
-            block = (path, value[:1]) if value[:1] in ("|", ">") else ()
-            if not block:
-                bodies[path] = _first_line(value)
-    yaml = [p for p in side.files(under) if p.endswith((".yaml", ".yml"))]
-    odd = [p for p in yaml if p not in titles or p not in kinds]
-    decisions = [p for p, kind in kinds.items() if kind == "decision" and p in titles]
-    found: set[str] = set(odd)
-    title_words = {p: _words(titles[p][0]) for p in decisions}
+    from memcli.review import store_words
+
+    kept = store_words.of_side(side, under)
+    found: set[str] = set(kept.odd)
+    shapes = [similar.shapes(item) for item in new]
     for which in (0, 1):
-        present: dict[str, tuple[set[str], bool]] = {}
-        for path in decisions:
-            words, exact = title_words[path], titles[path][1]
-            if which:
-                more, body_exact = bodies.get(path, ("", path not in bodies))
-                words, exact = words | _words(more), exact and body_exact
-            present[path] = (words, exact)
-        files: dict[str, set[str]] = defaultdict(set)
-        for path, (words, _exact) in present.items():
-            for word in words:
-                files[word].add(path)
-        for shape in (similar.shapes(item)[which] for item in new):
+        wanted = {word for shape in shapes for word in shape[which]}
+        rows = {path: (row[which], row[2 + which]) for path, row in kept.decisions.items()}
+        files: dict[str, list[str]] = defaultdict(list)  # the decisions with each wanted word
+        for path, (written, _exact) in rows.items():
+            for word in str(written).split():
+                if word in wanted:
+                    files[word].append(path)
+        for shape in (pair[which] for pair in shapes):
             need = math.ceil(SIMILAR * len(shape) - 1e-9)
             keep = len(shape) - need + 1
             for word in sorted(shape, key=lambda w: (len(files.get(w, ())), w))[:keep]:
-                found.update(p for p in files.get(word, ()) if _alike(shape, present[p], need))
+                for path in files.get(word, ()):
+                    written, exact = rows[path]
+                    if path not in found and _alike(shape, set(str(written).split()), exact, need):
+                        found.add(path)
     return sorted(found)
 
 
-def _alike(shape: set[str], other: tuple[set[str], bool], need: int) -> bool:
-    words, exact = other
+def _alike(shape: set[str], words: set[str], exact: object, need: int) -> bool:
     if exact:
         return text.jaccard(shape, words) >= SIMILAR
     return len(shape & words) >= need
-
-
-def _plain_line(value: str) -> bool:
-    """A one-line scalar whose words are those of its value: no escape, comment or block."""
-    stripped = value.strip()
-    return "\\" not in value and "#" not in value and stripped[:1] not in ("|", ">", "&", "!")
-
-
-# A double-quoted scalar up to its first line break (a ``\n`` escape that is not ``\\n``).
-_FIRST_QUOTED_LINE = re.compile(r"(?:[^\\]|\\[^n])*")
-_ESCAPE = re.compile(r"\\.")
-
-
-def _first_line(value: str) -> tuple[str, bool]:
-    """The first line of a one-line or double-quoted scalar as written, and whether its words
-    are exactly those of the value's first line."""
-    if value[:1] != '"':
-        return value, _plain_line(value) and bool(value.strip())
-    found = _FIRST_QUOTED_LINE.match(value)
-    first = found.group(0) if found else value
-    ends = first != value or (len(value) > 1 and value.endswith('"'))
-    return first, ends and "\\" not in first and "#" not in first and bool(first.strip('" '))
-
-
-def _words(value: str) -> set[str]:
-    """The words of a YAML scalar as written, and of it with its escapes read as spaces: a
-    superset of the words of its value however it was quoted."""
-    found = text.words(value)
-    return found | text.words(_ESCAPE.sub(" ", value)) if "\\" in value else found
