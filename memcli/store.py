@@ -73,13 +73,16 @@ class ItemStore:
             return None, problems
         return plain, []
 
-    def load_all(self) -> tuple[list[Item], list[Problem]]:
+    def load_all(self, hashes: dict[str, str] | None = None) -> tuple[list[Item], list[Problem]]:
         """Every item and every problem, through the parse cache (only changed files are
-        read; see :mod:`memcli.itemcache`)."""
+        read; see :mod:`memcli.itemcache`); ``hashes`` receives each file's content hash by
+        file name."""
         from memcli import itemcache
 
         snapshot = itemcache.load(self.paths)
         try:
+            if hashes is not None:
+                hashes.update(snapshot.hashes)
             return snapshot.items(), snapshot.problems()
         finally:
             snapshot.save()

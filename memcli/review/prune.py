@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any
 from memcli import timeutil, untrusted
 from memcli.compact import merge
 from memcli.model import Item, Problem
-from memcli.privacy import secret_gate
 from memcli.review import contradiction, similar
 from memcli.review.findings import ERROR, WARNING, Finding, Report
 from memcli.review.gitrepo import MEMORY, GitRepo
@@ -62,7 +61,8 @@ def check(memory: Memory, now: str | None = None) -> Report:
     _line.cache_clear()  # line numbers are read once per check (fixes move them)
     _where.cache_clear()
     stamp = now or timeutil.now()
-    items, problems = _load(memory)
+    hashes: dict[str, str] = {}  # item file name -> content hash, from the parse cache
+    items, problems = _load(memory, hashes)
     from memcli import layout
 
     problems = memory.config_problems() + layout.problems(memory.paths) + problems
@@ -73,7 +73,7 @@ def check(memory: Memory, now: str | None = None) -> Report:
         expired = _expired(memory, repo, items, stamp, report)
         live = [i for i in items if i.id not in expired]
         _anchors(memory, repo, live, report)
-        _secrets(memory, repo, report)
+        _secrets(memory, repo, report, hashes)
     _unused(memory, live, stamp, report)
     shaped: similar.Shapes = {}  # both pairings read the same words of an item
     statements: dict[int, contradiction.Statement] = {}
@@ -109,10 +109,10 @@ def _at(
     )
 
 
-def _load(memory: Memory) -> tuple[list[Item], list[Problem]]:
+def _load(memory: Memory, hashes: dict[str, str]) -> tuple[list[Item], list[Problem]]:
     """Items and what `mem lint` reports, from one read of the store (reading is the cost)."""
     store = memory.store
-    items, problems = store.load_all()
+    items, problems = store.load_all(hashes)
     counts = Counter(item.id for item in items)
     for item_id in sorted(k for k, n in counts.items() if n > 1):
         shown = store.display(store.path_of(item_id))
@@ -257,10 +257,12 @@ def _has_symbol(path: Path, symbol: str) -> bool:
     return symbol.replace("::", ".").rsplit(".", 1)[-1] in text
 
 
-def _secrets(memory: Memory, repo: GitRepo, report: Report) -> None:
+def _secrets(memory: Memory, repo: GitRepo, report: Report, hashes: dict[str, str]) -> None:
+    from memcli.review import secret_cache
+
     local = f"{MEMORY}/local/"
     paths = [p for p in repo.files(MEMORY) if not p.startswith(local)]
-    for leak in secret_gate.scan_files(memory.root, paths, memory.redactor()):
+    for leak in secret_cache.scan(memory, paths, hashes):
         report.findings.append(
             Finding(
                 "personal-data" if leak.personal else "secret",
