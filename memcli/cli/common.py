@@ -72,7 +72,8 @@ def print_json(data: Any) -> None:
 
 _SCALARS = json.JSONEncoder(ensure_ascii=False)
 _FLAT_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=("\0", ": "))
-_FLAT = (str, int, float, bool, type(None))
+_FLAT = frozenset((str, int, float, bool, type(None)))
+_STR = frozenset((str,))
 
 
 def _indented(node: Any, newline: str, out: list[str]) -> None:
@@ -81,7 +82,7 @@ def _indented(node: Any, newline: str, out: list[str]) -> None:
     findings of `mem prune --check --json`)."""
     if isinstance(node, dict) and node:
         inner, opening = newline + "  ", "{"
-        if all(type(k) is str and type(v) in _FLAT for k, v in node.items()):
+        if _FLAT.issuperset(map(type, node.values())) and _STR.issuperset(map(type, node)):
             # a mapping of scalars (a finding, an item) in one C call: "\0" cannot occur in
             # json's output otherwise (a control character in a string is escaped)
             flat = _FLAT_ENCODER.encode(node)

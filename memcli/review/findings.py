@@ -21,8 +21,16 @@ class Finding:
     detail: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in vars(self).items() if k != "detail"}
-        return {**out, **self.detail}
+        out = {
+            "check": self.check,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "item_id": self.item_id,
+            "action": self.action,
+        }
+        return {**out, **self.detail} if self.detail else out
 
 
 @dataclass
