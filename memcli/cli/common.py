@@ -82,7 +82,7 @@ def _indented(node: Any, newline: str, out: list[str]) -> None:
     findings of `mem prune --check --json`)."""
     if isinstance(node, dict) and node:
         inner, opening = newline + "  ", "{"
-        if _FLAT.issuperset(map(type, node.values())) and _STR.issuperset(map(type, node)):
+        if _flat(node):
             # a mapping of scalars (a finding, an item) in one C call: "\0" cannot occur in
             # json's output otherwise (a control character in a string is escaped)
             flat = _FLAT_ENCODER.encode(node)
@@ -97,6 +97,14 @@ def _indented(node: Any, newline: str, out: list[str]) -> None:
         out.append(newline + "}")
     elif isinstance(node, list | tuple) and node:
         inner, opening = newline + "  ", "["
+        if all(type(e) is dict and e and _flat(e) for e in node):
+            # mappings of scalars (findings) in one C call: between two of them, and only
+            # there, the output holds "}\0{"; "\1" cannot occur in json's output either
+            flat = _FLAT_ENCODER.encode(node)[2:-2].replace("}\0{", "\1")
+            keys = inner + "  "
+            flat = flat.replace("\0", "," + keys).replace("\1", inner + "}," + inner + "{" + keys)
+            out += ("[", inner, "{", keys, flat, inner, "}", newline, "]")
+            return
         for value in node:
             out += (opening, inner)
             _indented(value, inner, out)
@@ -104,6 +112,11 @@ def _indented(node: Any, newline: str, out: list[str]) -> None:
         out.append(newline + "]")
     else:
         out.append(_SCALARS.encode(node))
+
+
+def _flat(node: dict[Any, Any]) -> bool:
+    """Every key a string and every value a scalar json writes as is."""
+    return _FLAT.issuperset(map(type, node.values())) and _STR.issuperset(map(type, node))
 
 
 def is_terminal() -> bool:

@@ -97,18 +97,22 @@ def among(
     new_ids: set[str] | None = None,
     shaped: similar.Shapes | None = None,
     statements: dict[int, Statement] | None = None,
+    alike: list[similar.Pair] | None = None,
 ) -> list[Contradiction]:
     """Contradicting pairs of decisions; with ``new_ids``, only pairs that involve one of them
     (the newer of the two reported first), and every such pair (the caller passes few
     decisions); without, each decision meets at most :data:`similar.MAX_PARTNERS` alike ones
     through one word, which keeps a whole store's pairing linear. ``shaped`` and
     ``statements`` keep what was computed of each item (by ``id``) for a caller that has
-    paired the same items before (prune's duplicate check)."""
+    paired the same items before (prune's duplicate check); ``alike``: the pairs of
+    decisions at :data:`SIMILAR`, when the caller has them already (:func:`similar.pairs_at`)."""
     decisions = [i for i in items if i.kind == "decision"]
     statements = {} if statements is None else statements
     found: list[Contradiction] = []
     partners = None if new_ids is not None else similar.MAX_PARTNERS
-    for a, b, score in similar.pairs(decisions, SIMILAR, partners, shaped):
+    if alike is None:
+        alike = list(similar.pairs(decisions, SIMILAR, partners, shaped))
+    for a, b, score in alike:
         if similar.linked(a, b):
             continue
         if new_ids is not None and a.id not in new_ids and b.id not in new_ids:

@@ -75,10 +75,11 @@ def check(memory: Memory, now: str | None = None) -> Report:
         _anchors(memory, repo, live, report)
         _secrets(memory, repo, report, hashes)
     _unused(memory, live, stamp, report)
-    shaped: similar.Shapes = {}  # both pairings read the same words of an item
+    # duplicates and contradictions from one pairing (the words two items share counted once)
+    near, alike = similar.pairs_at(live, [(merge.NEAR, None), (contradiction.SIMILAR, "decision")])
     statements: dict[int, contradiction.Statement] = {}
-    _duplicates(memory, live, report, shaped, statements)
-    for hint in contradiction.among(live, None, shaped, statements):
+    _duplicates(memory, near, report, statements)
+    for hint in contradiction.among(live, None, None, statements, alike):
         report.findings.append(
             _at(memory, hint.item, "title", "contradiction", WARNING, hint.message())
         )
@@ -308,13 +309,13 @@ def _age(stamp: str, now: str) -> float:
 
 def _duplicates(
     memory: Memory,
-    items: list[Item],
+    near: list[similar.Pair],
     report: Report,
-    shaped: similar.Shapes,
     statements: dict[int, contradiction.Statement],
 ) -> None:
+    """Each pair at :data:`merge.NEAR` that says the same thing: the newer is a duplicate."""
     survivor: dict[str, Item] = {}
-    for a, b, score in similar.pairs(items, merge.NEAR, similar.MAX_PARTNERS, shaped):
+    for a, b, score in near:
         if similar.linked(a, b):
             continue
         for item in (a, b):

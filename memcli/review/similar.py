@@ -57,6 +57,7 @@ def shapes(item: Item) -> tuple[set[str], set[str]]:
 
 
 Shapes = dict[int, tuple[set[str], set[str]]]
+Pair = tuple[Item, Item, float]
 
 
 def pairs(
@@ -64,23 +65,43 @@ def pairs(
     threshold: float,
     partners: int | None = MAX_PARTNERS,
     shaped: Shapes | None = None,
-) -> Iterator[tuple[Item, Item, float]]:
+) -> Iterator[Pair]:
     """Every pair in one kind and scope whose similarity is at least ``threshold``; with
     ``partners``, each item meets at most that many earlier items through one word (None:
     every pair, for a few items such as the ones a diff reads). ``shaped`` keeps each item's
     :func:`shapes` (by ``id``) for a caller that pairs the same items again."""
+    return iter(pairs_at(items, [(threshold, None)], partners, shaped)[0])
+
+
+def pairs_at(
+    items: Iterable[Item],
+    wanted: list[tuple[float, str | None]],
+    partners: int | None = MAX_PARTNERS,
+    shaped: Shapes | None = None,
+) -> list[list[Pair]]:
+    """:func:`pairs` at several thresholds in one pass, each (threshold, kind) of ``wanted``
+    over the items of that kind (None: every kind): the same pairs as one call each, with the
+    words two items share counted once for all of them."""
     groups: dict[tuple[str, str, str], list[Item]] = defaultdict(list)
     for item in items:
         groups[group_key(item)].append(item)
     memo: Shapes = {} if shaped is None else shaped
-    for members in groups.values():
-        if len(members) > 1:
-            yield from _group_pairs(members, threshold, partners, memo)
+    found: list[list[Pair]] = [[] for _ in wanted]
+    for key, members in groups.items():
+        which = [n for n, (_t, kind) in enumerate(wanted) if kind is None or kind == key[0]]
+        if len(members) < 2 or not which:
+            continue
+        thresholds = [wanted[n][0] for n in which]
+        for n, group_found in zip(
+            which, _group_pairs(members, thresholds, partners, memo), strict=True
+        ):
+            found[n] += group_found
+    return found
 
 
 def _group_pairs(
-    items: list[Item], threshold: float, partners: int | None, memo: Shapes
-) -> Iterator[tuple[Item, Item, float]]:
+    items: list[Item], thresholds: list[float], partners: int | None, memo: Shapes
+) -> list[list[Pair]]:
     titles: list[set[str]] = []
     bodies: list[set[str]] = []
     frequency: Counter[str] = Counter()
@@ -97,71 +118,92 @@ def _group_pairs(
     by_rank = rank.__getitem__
     title_sizes = [len(title) for title in titles]
     body_sizes = [len(shape) for shape in bodies]
-    found: list[tuple[int, int, float]] = []
-    title_posts: dict[str, list[int]] = {}
-    body_posts: dict[str, list[int]] = {}
+    found: list[list[tuple[int, int, float]]] = [[] for _ in thresholds]
+    # per threshold: word -> the items it was posted for, of the titles and of the shapes
+    posts: list[tuple[dict[str, list[int]], dict[str, list[int]]]] = [({}, {}) for _ in thresholds]
     title_holders: dict[str, set[int]] = defaultdict(set)  # every earlier item with the word
     body_holders: dict[str, set[int]] = defaultdict(set)
     newest = -partners if partners else 0
+    empty: set[int] = set()
     for number, title in enumerate(titles):
         shape = bodies[number]
-        others: set[int] = set()  # earlier items sharing a rare title word or shape word
-        for words, posted in ((title, title_posts), (shape, body_posts)):
-            ordered = sorted(words, key=by_rank)
-            keep = len(ordered) - math.ceil(threshold * len(ordered) - 1e-9) + 1
-            for word in ordered[: max(keep, 0)]:
-                earlier = posted.get(word)
-                if earlier is None:
-                    posted[word] = [number]
-                    continue
-                others.update(earlier[newest:])
-                earlier.append(number)
-        if others:
-            found += _alike(number, others, (titles, title_sizes, title_holders), threshold)
-            found += _alike(number, others, (bodies, body_sizes, body_holders), threshold)
+        ordered = (sorted(title, key=by_rank), sorted(shape, key=by_rank))
+        candidates: list[set[int]] = []
+        for threshold, posted in zip(thresholds, posts, strict=True):
+            others: set[int] = set()  # earlier items sharing a rare title word or shape word
+            for words, posting in zip(ordered, posted, strict=True):
+                keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
+                for word in words[: max(keep, 0)]:
+                    earlier: list[int] | None = posting.get(word)
+                    if earlier is None:
+                        posting[word] = [number]
+                        continue
+                    others.update(earlier[newest:])
+                    earlier.append(number)
+            candidates.append(others)
+        every = candidates[0] if len(candidates) == 1 else set().union(*candidates)
+        if every:
+            # the words each candidate shares with this item, one C-level intersection per word
+            title_shared = Counter(
+                chain.from_iterable(every & title_holders.get(w, empty) for w in title)
+            )
+            body_shared = Counter(
+                chain.from_iterable(every & body_holders.get(w, empty) for w in shape)
+            )
+            sizes = (title_sizes, title_shared, title_sizes[number])
+            shape_sizes = (body_sizes, body_shared, body_sizes[number])
+            for threshold, others, out in zip(thresholds, candidates, found, strict=True):
+                for scored in (
+                    _alike(number, others, sizes, threshold),
+                    _alike(number, others, shape_sizes, threshold),
+                ):
+                    out += scored
         for word in title:
             title_holders[word].add(number)
         for word in shape:
             body_holders[word].add(number)
-    # an item alike by both its title and its shape: the higher score, as merge.similarity
+    return [_best(items, pairs_found) for pairs_found in found]
+
+
+def _best(items: list[Item], found: list[tuple[int, int, float]]) -> list[Pair]:
+    """An item alike by both its title and its shape: the higher score, as
+    merge.similarity; in the order of the items."""
     best: dict[tuple[int, int], float] = {}
     for other, number, score in found:
         if score > best.get((other, number), -1.0):
             best[(other, number)] = score
-    for (i, j), score in sorted(best.items()):
-        yield items[i], items[j], score
+    return [(items[i], items[j], score) for (i, j), score in sorted(best.items())]
 
 
-Words = tuple[list[set[str]], list[int], dict[str, set[int]]]
+Shared = tuple[list[int], Counter[int], int]
 
 
 def _alike(
-    number: int, others: set[int], words: Words, threshold: float
+    number: int, others: set[int], shared: Shared, threshold: float
 ) -> list[tuple[int, int, float]]:
     """(other, number, Jaccard index) for each of ``others`` whose word set is alike enough to
-    item ``number``'s: text.jaccard, counted for all of ``others`` at once (the words each
-    shares, one C-level set intersection per word), and 0.0 where the sizes alone keep it below
-    the threshold (the index is at most the smaller size over the larger)."""
-    sets, sizes, holders = words
-    size = sizes[number]
+    item ``number``'s: text.jaccard from the words each shares, and 0.0 where the sizes alone
+    keep it below the threshold (the index is at most the smaller size over the larger)."""
+    sizes, shared_counts, size = shared
     if not size:
         return []
-    empty: set[int] = set()
-    shared_counts = Counter(
-        chain.from_iterable(others & holders.get(w, empty) for w in sets[number])
-    )
     # an index of at least t needs at least t * size shared words (the other set has at least
     # as many words as it shares); the margin covers the rounding of the division below
     need = threshold * size - 1e-6
     out: list[tuple[int, int, float]] = []
-    for other, shared in shared_counts.items():
-        if shared < need:
+    seen = (
+        shared_counts.items()
+        if len(shared_counts) <= len(others) and shared_counts.keys() <= others
+        else [(o, shared_counts[o]) for o in others if o in shared_counts]
+    )
+    for other, count in seen:
+        if count < need:
             continue
         small, large = sizes[other], size
         if small > large:
             small, large = large, small
         if small / large >= threshold:
-            score = shared / (small + large - shared)
+            score = count / (small + large - count)
             if score >= threshold:
                 out.append((other, number, score))
     return out

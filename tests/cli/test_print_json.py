@@ -24,7 +24,9 @@ SAMPLES: list[Any] = [
         "findings": [
             {"nul\0key": "a\0b", "sep": ",\n  x", "colon": ": ", "nan": float("nan"), "n": -3},
             {"bool": False, "none": None, "emoji": "\U0001f600 \u2028 \x7f \x1f", "": ""},
-        ]
+        ],
+        "one": [{"between": "}\0{ }\x01{ },{"}],
+        "mixed": [{"a": 1}, {}, {"b": [2]}],
     },
 ]
 
