@@ -128,8 +128,12 @@ class GitRepo:
     def files(self, under: str = MEMORY) -> list[str]:
         """Files that are or will be committed under ``under``: tracked plus untracked but not
         ignored, as they stand in the working tree."""
+        import os
+
         out = self.run("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", under)
-        return sorted({p for p in out.split("\0") if p and (self.root / p).is_file()})
+        root = os.fspath(self.root)
+        isfile, join = os.path.isfile, os.path.join  # 16,000 files: no Path object each
+        return sorted({p for p in out.split("\0") if p and isfile(join(root, p))})
 
     def grep_files(self, rev: str | None, pattern: str, under: str) -> list[str]:
         """Files under ``under`` with a line matching ``pattern`` (extended regex), at a

@@ -150,14 +150,11 @@ def _group_pairs(
             body_shared = Counter(
                 chain.from_iterable(every & body_holders.get(w, empty) for w in shape)
             )
-            sizes = (title_sizes, title_shared, title_sizes[number])
-            shape_sizes = (body_sizes, body_shared, body_sizes[number])
-            for threshold, others, out in zip(thresholds, candidates, found, strict=True):
-                for scored in (
-                    _alike(number, others, sizes, threshold),
-                    _alike(number, others, shape_sizes, threshold),
-                ):
-                    out += scored
+            for counted in (
+                (title_sizes, title_shared, title_sizes[number]),
+                (body_sizes, body_shared, body_sizes[number]),
+            ):
+                _alike(number, candidates, counted, thresholds, found)
         for word in title:
             title_holders[word].add(number)
         for word in shape:
@@ -179,31 +176,37 @@ Shared = tuple[list[int], Counter[int], int]
 
 
 def _alike(
-    number: int, others: set[int], shared: Shared, threshold: float
-) -> list[tuple[int, int, float]]:
-    """(other, number, Jaccard index) for each of ``others`` whose word set is alike enough to
-    item ``number``'s: text.jaccard from the words each shares, and 0.0 where the sizes alone
-    keep it below the threshold (the index is at most the smaller size over the larger)."""
+    number: int,
+    candidates: list[set[int]],
+    shared: Shared,
+    thresholds: list[float],
+    found: list[list[tuple[int, int, float]]],
+) -> None:
+    """Add (other, number, Jaccard index) to ``found[k]`` for each of ``candidates[k]`` whose
+    word set is alike enough to item ``number``'s at ``thresholds[k]``: text.jaccard from the
+    words each shares (``shared``: every item's size, the shared counts, this item's size), and
+    0.0 where the sizes alone keep it below the threshold (the index is at most the smaller
+    size over the larger)."""
     sizes, shared_counts, size = shared
     if not size:
-        return []
+        return
+    lowest = min(thresholds)
     # an index of at least t needs at least t * size shared words (the other set has at least
     # as many words as it shares); the margin covers the rounding of the division below
-    need = threshold * size - 1e-6
-    out: list[tuple[int, int, float]] = []
-    seen = (
-        shared_counts.items()
-        if len(shared_counts) <= len(others) and shared_counts.keys() <= others
-        else [(o, shared_counts[o]) for o in others if o in shared_counts]
-    )
-    for other, count in seen:
+    need = lowest * size - 1e-6
+    single = len(candidates) == 1
+    for other, count in shared_counts.items():
         if count < need:
             continue
         small, large = sizes[other], size
         if small > large:
             small, large = large, small
-        if small / large >= threshold:
-            score = count / (small + large - count)
-            if score >= threshold:
+        ratio = small / large
+        if ratio < lowest:
+            continue
+        score = count / (small + large - count)
+        if score < lowest:
+            continue
+        for threshold, others, out in zip(thresholds, candidates, found, strict=True):
+            if ratio >= threshold and score >= threshold and (single or other in others):
                 out.append((other, number, score))
-    return out
