@@ -52,7 +52,10 @@ def prune(
     report = review_prune.run(memory, fix=not check, archive=archive)
     shown, left_out = report.shown(max_findings or None)
     if as_json:
-        print_json(report.to_json())
+        from memcli.batchwork import without_cycle_collector
+
+        with without_cycle_collector():  # 57,000 findings: millions of short-lived objects
+            print_json(report.to_json())
     else:
         _print(report, shown, left_out, check)
         if os.environ.get("GITHUB_ACTIONS"):

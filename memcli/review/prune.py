@@ -356,6 +356,13 @@ def apply(memory: Memory, report: Report, archive: bool | None = None) -> list[s
 
 def run(memory: Memory, fix: bool = False, archive: bool | None = None) -> Report:
     """Check, and with ``fix`` apply and check again (the report then holds what is left)."""
+    from memcli.batchwork import without_cycle_collector
+
+    with without_cycle_collector():
+        return _run(memory, fix, archive)
+
+
+def _run(memory: Memory, fix: bool, archive: bool | None) -> Report:
     report = check(memory)
     if not fix:
         return report

@@ -11,7 +11,8 @@ A verdict is only as good as the rules that gave it: the file is keyed by a sign
 version, the source of the masking rules (:mod:`memcli.privacy`) and the store's redaction
 settings, and not used at all when the store has its own patterns (they run under a time
 bound, so their verdict can differ from one run to the next). The file is derived and never
-committed; anything in it that is not exactly as written is ignored and rebuilt.
+committed, and trusted only as this user's owner-only file (a copy committed with
+``git add -f`` is not); anything in it that is not exactly as written is ignored and rebuilt.
 """
 
 from __future__ import annotations
@@ -90,9 +91,9 @@ def _hash_of(text: str) -> str:
 
 
 def _read(where: Path, sign: str) -> dict[str, list[list[Any]]]:
+    raw = untrusted.read_private(where)  # this user's own file, as mem wrote it, or nothing
     try:
-        with open(where, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(raw) if raw is not None else {}
         if data["signature"] != sign:
             return {}
         files = data["files"]

@@ -8,7 +8,8 @@ of every item (:class:`StoreWords`) are read from ``git grep`` output (``kind:``
 names its content exactly, so a kept entry is never stale. Another revision's tree is reached
 from a kept one by ``git diff-tree`` (only the files that differ are read), and the working
 tree from its ``HEAD`` by the files ``git diff`` reports. The file is derived and never
-committed: anything in it that does not look exactly as written is ignored and rebuilt.
+committed, and trusted only as this user's owner-only file: anything else in its place, or
+in it that does not look exactly as written, is ignored and rebuilt.
 """
 
 from __future__ import annotations
@@ -202,9 +203,11 @@ def _working_tree(side: SideReader, under: str) -> StoreWords:
 
 
 def _read(root: Path, under: str) -> dict[str, StoreWords]:
+    from memcli import untrusted
+
+    raw = untrusted.read_private(root / CACHE)  # this user's own file, as mem wrote it
     try:
-        with open(root / CACHE, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(raw) if raw is not None else {}
         if data.get("version") != VERSION or data.get("under") != under:
             return {}
         return {tree: _decoded(words, under) for tree, words in data["trees"].items()}

@@ -80,3 +80,15 @@ def test_a_store_with_its_own_patterns_keeps_no_verdicts(repo: Path) -> None:
     commit(repo, "store")
     assert {c for _p, _l, c in _leaks(repo)} == {"secret"}
     assert not _kept(repo).exists()
+
+
+def test_a_file_anyone_could_have_written_is_not_trusted(repo: Path) -> None:
+    """A copy committed with ``git add -f`` is checked out readable by all: not mem's own."""
+    save(repo, "aaaa000001", "Deploys use a token", body=f"The deploy token is {TOKEN} now.")
+    commit(repo, "store")
+    expected = _leaks(repo)
+    data = json.loads(_kept(repo).read_text(encoding="utf-8"))
+    data["files"] = {digest: [] for digest in data["files"]}  # every verdict "clean"
+    _kept(repo).write_text(json.dumps(data), encoding="utf-8")
+    _kept(repo).chmod(0o644)
+    assert _leaks(repo) == expected
