@@ -82,6 +82,13 @@ class Redactor:
             found = _cached[key] = cls(extra_patterns, mask_emails)
         return found
 
+    @property
+    def keeps_no_verdicts(self) -> bool:
+        """Whether what this redactor finds in a text can change from one run to the next
+        (patterns of the store's own, under a time bound; a session's remembered secrets), so
+        a verdict must not be kept for the same text later."""
+        return bool(self._patterns) or self.session is not None or self.expired
+
     def findings(self, text: str) -> list[Finding]:
         """Where each rule fires in `text`, in order (one pass; masking repeats until stable)."""
         return sorted(Finding((s, e, r)) for s, e, _, r in self._spans(text))

@@ -8,8 +8,8 @@ the leaks found in a file (line, rule, personal) are kept in ``.memory/local/sec
 under that hash, and a file whose hash is known is not scanned again.
 
 A verdict is only as good as the rules that gave it: the file is keyed by a signature of mem's
-version, the source of the masking rules (:mod:`memcli.privacy`) and the store's redaction
-settings, and not used at all when the store has its own patterns (they run under a time
+version, the source of the rules (:mod:`memcli.privacy`) and whether e-mail addresses are
+masked, and not used at all when the store has patterns of its own (they run under a time
 bound, so their verdict can differ from one run to the next). The file is derived and never
 committed, and trusted only as this user's owner-only file (a copy committed with
 ``git add -f`` is not); anything in it that is not exactly as written is ignored and rebuilt.
@@ -73,12 +73,11 @@ def signature(memory: Memory) -> str | None:
     import memcli
     from memcli import privacy
 
-    section = memory.settings().get("redaction")
-    settings = section if isinstance(section, dict) else {}
-    if settings.get("extra_patterns"):
+    redactor = memory.redactor()
+    if redactor.keeps_no_verdicts:
         return None
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{memcli.__version__}\0{settings.get('mask_emails', True)!r}\0".encode())
+    digest.update(f"{memcli.__version__}\0{redactor.mask_emails!r}\0".encode())
     for source in sorted(Path(privacy.__file__).parent.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()

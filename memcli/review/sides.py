@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memcli import untrusted
 from memcli.compact import text
 from memcli.model import Item
-from memcli.review import fields, similar
+from memcli.review import fields, similar, store_words
 from memcli.review.contradiction import SIMILAR
 from memcli.review.gitrepo import GitRepo
-
-if TYPE_CHECKING:
-    from memcli.review.store_words import StoreWords
 
 
 class SideReader:
@@ -31,7 +28,9 @@ class SideReader:
         self.repo, self.sha, self.label = repo, sha, label
         self._texts: dict[str, str | None] = {}
         self._data: dict[str, tuple[dict[str, Any] | None, str | None]] = {}
-        self.words: StoreWords | None = None  # what store_words read of every item, once
+        self.words: store_words.StoreWords | None = (
+            None  # what store_words read of every item, once
+        )
 
     def prefetch(self, paths: list[str]) -> None:
         """Read every path not read yet, at once."""
@@ -47,6 +46,10 @@ class SideReader:
             return
         texts = self.repo.blobs([(self.sha, path) for path in missing])
         self._texts.update(zip(missing, texts, strict=True))
+
+    def at_revision(self, sha: str, label: str) -> SideReader:
+        """Another side of the same repository."""
+        return SideReader(self.repo, sha, label)
 
     def text(self, path: str) -> str | None:
         self.prefetch([path])
@@ -98,8 +101,6 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     whose kind or title is not written that way is always a candidate. Files are looked at
     through the rarest words only (prefix filtering).
     """
-    from memcli.review import store_words
-
     kept = store_words.of_side(side, under)
     found: set[str] = set(kept.odd)
     shapes = [similar.shapes(item) for item in new]

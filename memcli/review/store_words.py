@@ -19,12 +19,27 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memcli.compact import text as text_words
 
 if TYPE_CHECKING:
-    from memcli.review.sides import SideReader
+    from memcli.review.gitrepo import GitRepo
+
+
+class Side(Protocol):
+    """One side of a diff as :class:`memcli.review.sides.SideReader` reads it."""
+
+    repo: GitRepo
+    sha: str | None
+    words: StoreWords | None
+
+    def prefetch(self, paths: list[str]) -> None: ...
+    def text(self, path: str) -> str | None: ...
+    def files(self, under: str) -> list[str]: ...
+    def grep(self, patterns: list[str], under: str, *, after: int = 0) -> list[Any]: ...
+    def at_revision(self, sha: str, label: str) -> Side: ...
+
 
 CACHE = ".memory/local/diff-words.json"
 VERSION = 1
@@ -109,7 +124,7 @@ def grep_text(path: str, text: str) -> list[tuple[str, str]]:
     return [(path, lines[n]) for n in sorted(wanted)]
 
 
-def of_side(side: SideReader, under: str) -> StoreWords:
+def of_side(side: Side, under: str) -> StoreWords:
     """What :class:`StoreWords` holds for every ``.yaml``/``.yml`` file directly in ``under``
     at a side (computed once per side)."""
     if side.words is None:
@@ -117,7 +132,7 @@ def of_side(side: SideReader, under: str) -> StoreWords:
     return side.words
 
 
-def _at_revision(side: SideReader, under: str) -> StoreWords:
+def _at_revision(side: Side, under: str) -> StoreWords:
     assert side.sha is not None
     tree = side.repo.try_run("rev-parse", "--verify", "-q", f"{side.sha}:{under.rstrip('/')}")
     tree = (tree or "").strip()
@@ -140,9 +155,7 @@ def _item_files(paths: Iterable[str]) -> list[str]:
     return [p for p in paths if p.endswith((".yaml", ".yml"))]
 
 
-def _from_kept(
-    side: SideReader, under: str, tree: str, kept: dict[str, StoreWords]
-) -> StoreWords | None:
+def _from_kept(side: Side, under: str, tree: str, kept: dict[str, StoreWords]) -> StoreWords | None:
     """The words of ``tree`` from a kept tree and the files that differ; None when no kept
     tree is close enough."""
     for old_tree, old in kept.items():
@@ -159,9 +172,7 @@ def _from_kept(
     return None
 
 
-def _updated(
-    side: SideReader, under: str, old: StoreWords, pairs: list[tuple[str, str]]
-) -> StoreWords:
+def _updated(side: Side, under: str, old: StoreWords, pairs: list[tuple[str, str]]) -> StoreWords:
     """``old`` with the files in ``pairs`` ((status, path under ``under``)) read again."""
     found = StoreWords(set(old.odd), dict(old.decisions), dict(old.expires))
     read: list[str] = []
@@ -180,18 +191,16 @@ def _updated(
     return found
 
 
-def _working_tree(side: SideReader, under: str) -> StoreWords:
+def _working_tree(side: Side, under: str) -> StoreWords:
     """The working tree as its ``HEAD`` and the files ``git diff`` and ``git ls-files``
     report as changed or new (read from disk)."""
-    from memcli.review.sides import SideReader
-
     head = (side.repo.try_run("rev-parse", "--verify", "-q", "HEAD") or "").strip()
     if not head:
         found = StoreWords()
         files = _item_files(side.files(under))
         from_lines(found, side.grep(PATTERNS, under, after=1), files)
         return found
-    at_head = of_side(SideReader(side.repo, head, "HEAD"), under)
+    at_head = of_side(side.at_revision(head, "HEAD"), under)
     changed = side.repo.changed("HEAD", None, under.rstrip("/"))
     pairs = [(status, path[len(under) :]) for status, path in changed if path.startswith(under)]
     return _updated(side, under, at_head, pairs)
@@ -205,6 +214,8 @@ def _working_tree(side: SideReader, under: str) -> StoreWords:
 def _read(root: Path, under: str) -> dict[str, StoreWords]:
     from memcli import untrusted
 
+    if not _local_usable(root):
+        return {}
     raw = untrusted.read_private(root / CACHE)  # this user's own file, as mem wrote it
     try:
         data = json.loads(raw) if raw is not None else {}
@@ -230,6 +241,15 @@ def _decoded(data: dict[str, Any], under: str) -> StoreWords:
     return StoreWords(set(odd), rows, {p: list(lines) for p, lines in expires.items()})
 
 
+def _local_usable(root: Path) -> bool:
+    """``.memory`` is a folder, and neither it nor its local folders is a symlink (a committed
+    one would send the file wherever it points)."""
+    from memcli import untrusted
+
+    memory = root / ".memory"
+    return memory.is_dir() and untrusted.linked_folder(memory) is None
+
+
 def _in_folder(path: str, under: str) -> bool:
     return path.startswith(under) and "/" not in path[len(under) :] and ".." not in path
 
@@ -237,7 +257,7 @@ def _in_folder(path: str, under: str) -> bool:
 def _write(root: Path, under: str, kept: dict[str, StoreWords], used: str) -> None:
     from memcli import atomic
 
-    if not (root / ".memory").is_dir():
+    if not _local_usable(root):
         return
     order = [used] + [t for t in kept if t != used]
     trees = {

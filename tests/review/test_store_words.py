@@ -4,6 +4,7 @@ working-tree edits, and a corrupt or tampered file; a tree next to a kept one is
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,19 @@ def test_the_lines_read_from_a_file_are_the_lines_git_grep_prints(repo: Path) ->
             assert store_words.grep_text(relative, text) == [
                 (p, line) for p, line in printed if p == relative
             ]
+
+
+def test_a_linked_local_folder_is_never_written_through(repo: Path, tmp_path: Path) -> None:
+    """A committed symlink at ``.memory/local`` (``git add -f``) must not send the file
+    elsewhere: the diff is made from the store, and nothing is kept."""
+    _store(repo)
+    save(repo, "pgpg000002", "Pin Postgres 16 for the job queue", kind="decision")
+    commit(repo, "16")
+    expected = _fresh(repo, "HEAD~1..HEAD")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    local = repo / ".memory" / "local"
+    shutil.rmtree(local)
+    local.symlink_to(outside)
+    assert _diff(repo, "HEAD~1..HEAD") == expected
+    assert list(outside.iterdir()) == []
