@@ -60,6 +60,12 @@ def _dispatch(argv: list[str]) -> int:
             return fast
         if argv[0] in ("index", "recall") and not {"--help", "-h"} & set(argv):
             return fastpath.refuse(argv[0], argv[1:])
+    if argv and argv[0] in ("lint", "stats", "list"):
+        from memcli.cli import store_commands
+
+        fast = store_commands.run(argv[0], argv[1:])
+        if fast is not None:
+            return fast
     from memcli.cli.app import run as run_cli
 
     return run_cli(argv)

@@ -10,7 +10,7 @@ errors have one source.
 
 from __future__ import annotations
 
-FLAGS = {
+FLAGS: dict[str, dict[str, type]] = {
     "index": {
         "--budget": int,
         "--format": str,
@@ -21,6 +21,10 @@ FLAGS = {
     },
     "recall": {"--budget": int, "--agent": str, "--strict": bool},
     "reindex": {},
+    # memcli.cli.store_commands
+    "lint": {"--json": bool},
+    "stats": {"--json": bool},
+    "list": {"--json": bool, "--kind": str},
     "search": {
         "--limit": int,
         "--kind": str,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -14,6 +14,7 @@ from memcli.cli.common import (
     print_json,
     show_warnings,
 )
+from memcli.cli.store_commands import stats_rows
 
 
 @handle_errors
@@ -32,25 +33,5 @@ def stats(
     if as_json:
         print_json(numbers)
         return
-    for name, value in _rows(numbers):
+    for name, value in stats_rows(numbers):
         typer.echo(tsv.row((name, value)))
-
-
-def _rows(numbers: dict[str, Any]) -> list[tuple[str, object]]:
-    """The numbers as name, value pairs: what a pipe gets, one a line."""
-    rows: list[tuple[str, object]] = [("items", numbers["items"])]
-    rows += [(f"kind.{kind}", count) for kind, count in numbers["by_kind"].items()]
-    rows += [(f"project.{name}", count) for name, count in numbers["by_project"].items()]
-    pending = numbers["pending_observations"]
-    rows += [
-        ("files", numbers["files"]),
-        ("store_bytes", numbers["store_bytes"]),
-        ("broken_files", numbers["broken_files"]),
-        ("sessions", numbers["sessions"]),
-        ("pending_observations", sum(pending.values())),
-        ("pending_sessions", len(pending)),
-        ("local_bytes", numbers["local_bytes"]),
-    ]
-    summarizer = numbers.get("summarizer") or {}
-    rows += [(f"summarizer.{name}", value) for name, value in summarizer.items()]
-    return rows

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from memcli.cli import common
+from memcli.cli import jsonout
 
 SAMPLES: list[Any] = [
     {},
@@ -33,11 +33,11 @@ SAMPLES: list[Any] = [
 
 @pytest.mark.parametrize("data", SAMPLES)
 def test_indented_json_matches_json_module(data: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    common.print_json(data)
+    jsonout.print_json(data)
     assert capsys.readouterr().out == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def test_non_string_keys_are_converted_as_json_does(capsys: pytest.CaptureFixture[str]) -> None:
     data = {"outer": {1: "one", None: "none", 2.5: "half"}}
-    common.print_json(data)
+    jsonout.print_json(data)
     assert capsys.readouterr().out == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
