@@ -139,6 +139,7 @@ LOCAL_FOLDERS = (
     "local/compact",
     "local/index",
     "local/checkpoint",
+    "local/notes",
     "local/secrets",
 )
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 
-from memcli.capture import filters, tools, values
+from memcli.capture import filters, tools, transcript_tail, values
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,6 +121,17 @@ def detect(payload: dict[str, object]) -> str:
     if tool in _GEMINI_TOOLS or (event and isinstance(payload.get("timestamp"), str)):
         return "gemini"
     return "claude-code"
+
+
+def is_turn_end(payload: dict[str, object], agent: str) -> bool:
+    """Whether ``payload`` is the main agent's end of turn (Stop) of an assistant whose
+    transcript mem reads; never raises."""
+    try:
+        return (
+            agent in transcript_tail.AGENTS and _ACTIONS.get(_event_name(payload, agent)) == "stop"
+        )
+    except Exception:  # noqa: BLE001 - odd input is no turn end
+        return False
 
 
 def _event_name(payload: dict[str, object], agent: str) -> str:

@@ -47,11 +47,92 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
         return  # no .memory/ here: capture is a silent no-op
     local = os.path.join(memory, "local")
     fastre.use_cache(os.path.join(local, "regex.cache"))
+    for note, note_raw in _turn_notes(payload, options, settings, root, local):
+        _write(local, note, note_raw, settings)  # in transcript order, before the conclusion
     observation, raw = _observe(payload, text, options, settings, root)
-    if observation is None:
-        return
-    _write(local, observation, raw, settings)
+    if observation is not None:
+        _write(local, observation, raw, settings)
     fastre.save()
+
+
+def _turn_notes(
+    payload: dict[str, object] | None,
+    options: dict[str, str | bool | None],
+    settings: dict[str, object],
+    root: str,
+    local: str,
+) -> list[tuple[dict[str, object], dict[str, object] | None]]:
+    """At a turn's end, what the assistant said in the middle of it: the texts appended to
+    its transcript since the last Stop (:mod:`memcli.capture.transcript_tail`), each as a
+    ``note`` observation. The read offset is kept per session under ``local/notes/``."""
+    if payload is None:
+        return []
+    from memcli.capture import adapters
+
+    agent = str(options.get("agent") or adapters.detect(payload))
+    transcript = payload.get("transcript_path")
+    session = payload.get("session_id")
+    if not (isinstance(transcript, str) and transcript and isinstance(session, str) and session):
+        return []
+    if not adapters.is_turn_end(payload, agent):
+        return []
+    from memcli.capture import transcript_tail
+
+    name = buffer.session_file_name(session).removesuffix(".jsonl")
+    mark_path = os.path.join(local, "notes", f"{name}.json")
+    data = untrusted.read_private(mark_path)
+    try:
+        mark = fastjson.loads(data.decode("utf-8")) if data else {}
+    except ValueError:
+        mark = {}
+    last = payload.get("last_assistant_message")
+    notes, new_mark = transcript_tail.turn_notes(
+        transcript, mark, last if isinstance(last, str) else ""
+    )
+    if new_mark != mark:
+        write_private_json(mark_path, new_mark)
+    out = []
+    for text in notes:
+        pair = observe_note(payload, text, settings, root, agent)
+        if pair[0] is not None:
+            out.append((pair[0], pair[1]))
+    return out
+
+
+def observe_note(
+    payload: dict[str, object],
+    text: str,
+    settings: dict[str, object],
+    root: str,
+    agent: str | None = None,
+) -> tuple[dict[str, object] | None, dict[str, object] | None]:
+    """One mid-turn assistant text as a ``note`` observation: exactly what a turn-end
+    (``conclusion``) observation of ``payload`` would be with ``text`` as its message, but of
+    kind ``note`` and summary ``note: <first line>``."""
+    said = {**payload, "last_assistant_message": text, "stop_hook_active": False}
+    observation, raw = _observe(said, "", {"agent": agent}, settings, root)
+    if observation is None or observation.get("kind") != "conclusion":
+        return None, None
+    summary = str(observation.get("summary") or "")
+    observation["kind"] = "note"
+    observation["summary"] = "note: " + summary.removeprefix("conclusion: ")
+    return observation, raw
+
+
+def write_private_json(path: str, value: object) -> None:
+    """Atomically (a temporary file, then a rename), owner-only; a failure is ignored."""
+    try:
+        folder = os.path.dirname(path)
+        if not os.path.isdir(folder):
+            from memcli.privacy import owner_only
+
+            owner_only.make_folders(folder)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with os.fdopen(untrusted.open_private(tmp), "w", encoding="utf-8") as handle:
+            handle.write(fastjson.dumps(value))
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def _memory_dir(root: str | None) -> str | None:

@@ -9,9 +9,9 @@ may name).
 
 import os
 
-from memcli import signals, untrusted
-from memcli.capture import buffer, fastjson
-from memcli.checkpoint import candidates, state
+from memcli import untrusted
+from memcli.capture import buffer, fastjson, transcript_tail
+from memcli.checkpoint import candidates, sayings, state
 from memcli.defaults import DEFAULTS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
@@ -65,9 +65,20 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
     current["session"] = current.get("session") or session
     records = _new_records(os.path.join(local, "buffer", buffer.session_file_name(session)),
                            current)  # fmt: skip
-    candidates.scan(records, current)
     said = payload.get("last_assistant_message")
-    if isinstance(said, str) and said.strip() and _may_state_lesson(said[:MAX_MESSAGE]):
+    said = said if isinstance(said, str) else ""
+    transcript = payload.get("transcript_path")
+    if agent in transcript_tail.AGENTS and isinstance(transcript, str) and transcript:
+        # Capture records the same texts as notes, in parallel: read them here with this
+        # state's own offset, and leave the buffer's notes alone (see candidates.scan).
+        notes, current["transcript"] = transcript_tail.turn_notes(
+            transcript, current.get("transcript"), said
+        )
+        for text in notes:
+            if _may_state_lesson(text[:MAX_MESSAGE]):
+                sayings.note(_masked(text[:MAX_MESSAGE], config), current, None)
+    candidates.scan(records, current)
+    if said.strip() and _may_state_lesson(said[:MAX_MESSAGE]):
         candidates.message(_masked(said[:MAX_MESSAGE], config), current, None)
     candidates.turn_end(current)
     chosen = _choose(current, config)
@@ -116,7 +127,7 @@ def _may_state_lesson(text: str) -> bool:
     puts ``[REDACTED]``/``[EMAIL]`` in their place, so it never adds a word the rules need,
     except by joining the text around a dropped span: such text is always read."""
     lowered = text.lower()
-    return "<private" in lowered or "<mem-context" in lowered or signals.may_state_lesson(text)
+    return "<private" in lowered or "<mem-context" in lowered or sayings.may_state_fact(text)
 
 
 def _masked(text: str, config: dict[str, object]) -> str:
@@ -140,7 +151,8 @@ def _choose(current: dict[str, object], config: dict[str, object]) -> list[dict[
         for c in found.values()
         if isinstance(c, dict) and c.get("id") not in skip and c.get("lines")
     ]
-    fresh.sort(key=lambda c: candidates.PRIORITY.index(str(c.get("kind"))))
+    # By kind, then the strongest first (a stated cause over a "because"), then in order.
+    fresh.sort(key=lambda c: (candidates.PRIORITY.index(str(c.get("kind"))), -sayings.strength(c)))
     per_turn, per_session = _number(config, "max_per_turn"), _number(config, "max_per_session")
     room = max(0, min(per_turn, per_session - len(asked)))
     return fresh[:room]

@@ -12,7 +12,10 @@ time. What the hooks saw, and so what this yields:
 - the last assistant text of a turn: ``Stop``, when the next user line arrives (a prompt, a
   slash command, or the feedback of a Stop hook that blocked: the turn had ended and the
   hooks had run, so that turn end is kept and the next one is ``stop_hook_active``); an
-  interrupted turn fires no Stop. A sub-agent's last text: ``SubagentStop``.
+  interrupted turn fires no Stop. A sub-agent's last text: ``SubagentStop``;
+- before each ``Stop``, the turn's other assistant texts and sub-agent reports as notes
+  (:class:`memcli.capture.transcript_tail.TurnTexts`, which capture reads from the transcript
+  at that Stop), in the main transcript only: capture does not read sub-agents' own files.
 
 Each payload comes with the record's time and a key unique in the session (the line's uuid),
 from which the importer derives stable observation ids.
@@ -23,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from memcli.capture.transcript_tail import TurnTexts
 from memcli.compact.hookevents import HookEvent, joined_text, stamp
 
 _NOT_PROMPTS = ("<command-", "<local-command-", "Caveat:", "<system-reminder>")
@@ -51,6 +55,7 @@ class ClaudeTranscript:
         self.blocked: set[str] = set()  # sessions whose last Stop was blocked by a hook
         self.cwd: dict[str, str] = {}  # later lines may leave cwd out
         self.last_ts = ""
+        self.texts = TurnTexts()  # the main chain's texts since the last Stop
 
     def feed(self, record: dict[str, Any], number: int) -> list[HookEvent]:
         kind = record.get("type")
@@ -70,6 +75,8 @@ class ClaudeTranscript:
         }
         ts = stamp(record.get("timestamp")) or self.last_ts
         self.last_ts = ts
+        if not self.parent:
+            self.texts.feed(record)
         uid = str(record.get("uuid") or f"line{number}")
         side = bool(record.get("isSidechain") or self.parent)
         chain = (session, f"agent:{record.get('agentId') or ''}" if side else _MAIN)
@@ -146,7 +153,15 @@ class ClaudeTranscript:
         event = "Stop" if name == _MAIN else "SubagentStop"
         payload = {**base, "hook_event_name": event, "last_assistant_message": said,
                    "stop_hook_active": name == _MAIN and session in self.blocked}  # fmt: skip
-        return [HookEvent(payload, ts, f"{uid}\0stop")]
+        notes: list[HookEvent] = []
+        if name == _MAIN and not self.parent:
+            notes = [
+                HookEvent({**payload, "last_assistant_message": text}, ts, f"{uid}\0note{n}",
+                          note=True)
+                for n, text in enumerate(self.texts.notes(said))
+            ]  # fmt: skip
+            self.texts.clear()
+        return [*notes, HookEvent(payload, ts, f"{uid}\0stop")]
 
     def _subagents_done(self, session: str) -> list[HookEvent]:
         chains = [c for c in self.pending if c[0] == session and c[1] != _MAIN]

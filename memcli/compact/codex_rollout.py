@@ -15,7 +15,8 @@ What Codex's hooks see, and so what this yields: ``UserPromptSubmit`` for each p
 ``user_message`` events when the file has them, else from user messages that are not the
 context Codex injects), ``PostToolUse`` for each tool output with its call (named as Codex's
 hooks name tools: see :func:`_call`), and ``Stop`` with the last assistant message of each
-turn (none for an aborted turn).
+turn (none for an aborted turn), after the turn's other assistant messages as notes (as capture
+reads them from the rollout at that Stop: :mod:`memcli.capture.transcript_tail`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import re
 import shlex
 from typing import Any
 
+from memcli.capture.transcript_tail import TurnTexts
 from memcli.compact.hookevents import HookEvent, joined_text, stamp
 
 # User messages Codex writes itself: instructions, environment and shell context.
@@ -67,10 +69,12 @@ class CodexRollout:
         self.calls: dict[str, tuple[str, object]] = {}
         self.pending: tuple[str, str, str] | None = None  # last assistant text, ts, key
         self.last_ts = ""
+        self.texts = TurnTexts()  # the assistant's messages since the last Stop
 
     def feed(self, record: dict[str, Any], number: int) -> list[HookEvent]:
         ts = stamp(record.get("timestamp")) or self.last_ts
         self.last_ts = ts
+        self.texts.feed(record)
         kind, payload = record.get("type"), record.get("payload")
         if kind in _ITEM_TYPES:  # an older file: the item itself, no envelope
             kind, payload = "response_item", record
@@ -157,7 +161,12 @@ class CodexRollout:
         said, ts, key = self.pending
         self.pending = None
         payload = {**self._base("Stop"), "last_assistant_message": said, "stop_hook_active": False}
-        return [HookEvent(payload, ts, f"{key}\0stop")]
+        notes = [
+            HookEvent({**payload, "last_assistant_message": text}, ts, f"{key}\0note{n}", note=True)
+            for n, text in enumerate(self.texts.notes(said))
+        ]
+        self.texts.clear()
+        return [*notes, HookEvent(payload, ts, f"{key}\0stop")]
 
 
 def _call(item: dict[str, Any]) -> tuple[str, object]:

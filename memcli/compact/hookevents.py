@@ -16,6 +16,9 @@ class HookEvent:
     payload: dict[str, Any]
     ts: str
     key: str
+    # A mid-turn assistant text (the payload is its turn's Stop with this text as the
+    # message): recorded as a ``note`` observation, as capture does at the turn's end.
+    note: bool = False
 
     @property
     def name(self) -> str:

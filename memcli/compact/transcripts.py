@@ -170,7 +170,12 @@ def _observe(
 ) -> None:
     from memcli.capture import pipeline
 
-    observation, raw = pipeline.observe_event(event.payload, settings, str(memory.root), agent)
+    if event.note:
+        text = str(event.payload.get("last_assistant_message") or "")
+        observation, raw = pipeline.observe_note(event.payload, text, settings, str(memory.root),
+                                                 agent)  # fmt: skip
+    else:
+        observation, raw = pipeline.observe_event(event.payload, settings, str(memory.root), agent)
     if observation is None or raw is None:
         return
     session = str(observation["session"])

@@ -1,0 +1,174 @@
+"""The new part of an assistant's transcript: the turn's assistant texts and sub-agent reports.
+
+The Stop hook only carries a turn's *last* message; what the assistant said in the middle of
+the turn (a root cause found, a decision and its reason, an environment fact) is in the
+transcript the assistant writes as the session goes (Claude Code's ``transcript_path``, a
+Codex rollout). :func:`read_new` reads what was appended since a stored byte offset:
+
+- bounded: at most :data:`MAX_READ` bytes per call, cut at a line end (the rest next turn);
+- only a regular file reached without a symlink at its last component (``O_NOFOLLOW``,
+  ``fstat`` on the descriptor, as :mod:`memcli.untrusted` does);
+- a file shorter than the offset, or another file at the path (device or inode changed),
+  is read again from its start;
+- lines are skipped before any JSON parsing unless they hold an ``"assistant"`` token: tool
+  results are most of a transcript's bytes and never hold one outside an escaped string.
+
+:class:`TurnTexts` turns parsed records (a Claude Code transcript's or a Codex rollout's)
+into the notes of a turn, in transcript order; the importers feed it the same records, so an
+import yields the notes the hooks record. Never raises on odd input. Hook path: no :mod:`re`,
+no :mod:`json`.
+"""
+
+import os
+import stat
+
+from memcli.capture import fastjson
+
+AGENTS = ("claude-code", "codex")  # whose transcript format this reads
+MAX_READ = 4_000_000  # bytes read per call; a larger backlog is read over the next turns
+MAX_NOTE = 20_000  # characters of one note
+MAX_NOTES = 200  # notes per call: a runaway turn cannot flood the buffer
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW
+_MARK = b'"assistant"'
+_MAIN = ""
+
+
+class TurnTexts:
+    """Records in order -> the assistant's text blocks (main chain) and the final text of
+    each sub-agent (sidechain) run, in the order they were said."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[int, str]] = []  # (position, text) of the main chain
+        self.reports: dict[str, tuple[int, str]] = {}  # sidechain -> its last text so far
+        self.position = 0
+
+    def feed(self, record: object) -> None:
+        if not isinstance(record, dict):
+            return
+        self.position += 1
+        if record.get("type") == "assistant":
+            self._claude(record)
+        elif record.get("type") == "response_item":
+            self._codex(record.get("payload"))
+        elif record.get("type") == "message":  # an older rollout: the bare item
+            self._codex(record)
+
+    def _claude(self, record: dict[str, object]) -> None:
+        if record.get("isApiErrorMessage"):
+            return
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        chain = _MAIN
+        if record.get("isSidechain"):
+            agent = record.get("agentId")
+            chain = f"agent:{agent if isinstance(agent, str) else ''}"
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            text = block.get("text")
+            if kind == "text" and isinstance(text, str) and text.strip():
+                if chain == _MAIN:
+                    self.texts.append((self.position, text))
+                else:
+                    self.reports[chain] = (self.position, text)
+            elif kind == "tool_use" and chain != _MAIN:
+                self.reports.pop(chain, None)  # not its final word: it went on working
+
+    def _codex(self, item: object) -> None:
+        if not isinstance(item, dict) or item.get("type") != "message":
+            return
+        if item.get("role") != "assistant":
+            return
+        content = item.get("content")
+        parts = content if isinstance(content, list) else [{"text": content}]
+        said = "\n".join(
+            p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+        ).strip()
+        if said:
+            self.texts.append((self.position, said))
+
+    def notes(self, last_message: str = "") -> list[str]:
+        """The turn's notes: its texts but the last one when that is ``last_message`` (the
+        Stop event's, recorded as the turn's conclusion), and the sub-agents' reports."""
+        texts = list(self.texts)
+        if texts and last_message.strip() and texts[-1][1].strip() == last_message.strip():
+            texts.pop()
+        found = sorted([*texts, *self.reports.values()])
+        return [text[:MAX_NOTE] for _position, text in found][-MAX_NOTES:]
+
+    def clear(self) -> None:
+        self.texts.clear()
+        self.reports.clear()
+
+
+def read_new(path: str, mark: object) -> "tuple[list[dict[str, object]], dict[str, object]]":
+    """The records appended to ``path`` since ``mark`` (what the last call returned: offset,
+    device and inode), holding an assistant token, and the new mark. ``([], mark)`` when the
+    file cannot be read; never raises."""
+    old = mark if isinstance(mark, dict) else {}
+    offset = old.get("offset")
+    offset = offset if isinstance(offset, int) and offset >= 0 else 0
+    try:
+        fd = os.open(path, _FLAGS)
+    except (OSError, ValueError, TypeError):
+        return [], dict(old)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return [], dict(old)
+        same = old.get("dev") == info.st_dev and old.get("ino") == info.st_ino
+        if not same or info.st_size < offset:
+            offset = 0  # truncated, or another file at the path: read it from its start
+        os.lseek(fd, offset, os.SEEK_SET)
+        data = _read(fd, min(MAX_READ, max(0, info.st_size - offset)))
+    except OSError:
+        return [], dict(old)
+    finally:
+        os.close(fd)
+    end = data.rfind(b"\n") + 1
+    if end == 0 and len(data) >= MAX_READ:
+        end = len(data)  # one line longer than a whole read: skip it rather than stall
+    new_mark: dict[str, object] = {"offset": offset + end, "dev": info.st_dev, "ino": info.st_ino}
+    return _records(data[:end]), new_mark
+
+
+def _read(fd: int, size: int) -> bytes:
+    chunks, total = [], 0
+    while total < size:
+        chunk = os.read(fd, min(1 << 20, size - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
+def _records(data: bytes) -> list[dict[str, object]]:
+    found: list[dict[str, object]] = []
+    for line in data.split(b"\n"):
+        if _MARK not in line:
+            continue
+        try:
+            value = fastjson.loads(line.decode("utf-8", errors="replace"))
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+    return found
+
+
+def turn_notes(
+    path: str, mark: object, last_message: str = ""
+) -> "tuple[list[str], dict[str, object]]":
+    """The notes appended to the transcript at ``path`` since ``mark``, and the new mark."""
+    records, new_mark = read_new(path, mark)
+    texts = TurnTexts()
+    for record in records:
+        texts.feed(record)
+    try:
+        return texts.notes(last_message), new_mark
+    except Exception:  # noqa: BLE001 - odd input never breaks a hook
+        return [], new_mark

@@ -1,0 +1,246 @@
+"""Candidates from what the session ran: a failing command passing again after changes
+(``fix``), environment failures (``env``), refused and interrupted calls (``denied``,
+``interrupted``), and at the turn's end checks still failing (``unresolved``) or commands
+still failing with a telling line (``failed``)."""
+
+import os
+
+from memcli import signals
+from memcli.checkpoint.entries import add, one_line, runs_of, strings_of, text_of
+
+_WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
+             "nohup", "exec")  # fmt: skip
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_MULTI = _set(
+    """npm pnpm yarn bun cargo go make dotnet mvn gradle gradlew docker kubectl git just deno
+    rake mix swift bazel tox nox uv pip pip3 composer"""
+)
+_LOOKING = _set(
+    """cat less more head tail grep egrep rg ag find fd ls tree pwd echo printf which type
+    whereis printenv wc stat file du df ps id whoami date uname sed awk jq sort uniq cut diff
+    cd true false sleep history man mem"""
+)
+_CHECK_PROGRAMS = _set(
+    """pytest tox nox jest vitest mocha tsc mypy ruff eslint flake8 pylint phpunit rspec
+    playwright cypress ctest pyright"""
+)
+_CHECK_VERBS = ("test", "build", "check", "lint", "typecheck", "compile", "verify", "ci")
+
+
+_KEYS: dict[str, tuple[str, bool]] = {}  # a session runs the same commands again and again
+
+
+def command_key(command: str) -> tuple[str, bool]:
+    """(program and verb, is it a check) of the part of a shell line that decides it."""
+    known = _KEYS.get(command)
+    if known is None:
+        known = _KEYS[command] = _command_key(command)
+    return known
+
+
+def _command_key(command: str) -> tuple[str, bool]:
+    parts = [command]
+    for separator in ("&&", "||", ";"):
+        parts = [p for part in parts for p in part.split(separator) if p.strip()]
+    segment = parts[-1] if parts else command
+    for part in reversed(parts):  # `git add -f x && git status`: the add decides
+        words = part.split("|", 1)[0].split()
+        if words and not looking(_bare_key(words)):
+            segment = part
+            break
+    words = segment.split("|", 1)[0].split()
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        words.pop(0)
+    changed = True
+    while changed and words:
+        changed = False
+        first = os.path.basename(words[0])
+        if first in _WRAPPERS:
+            words = words[2:] if len(words) > 1 and words[1] in ("run", "exec") else words[1:]
+            changed = True
+        elif first.startswith("python") and len(words) > 2 and words[1] == "-m":
+            words = words[2:]
+            changed = True
+    if not words:
+        return "", False
+    program = os.path.basename(words[0])
+    verbs = [w for w in words[1:] if not w.startswith("-")]
+    key = f"{program} {verbs[0]}" if program in _MULTI and verbs else program
+    if key.endswith(" run") and len(verbs) > 1:
+        key += f" {verbs[1]}"
+    check = program in _CHECK_PROGRAMS or (
+        program in _MULTI | {"make", "go"} and any(v in key for v in _CHECK_VERBS)
+    )
+    return key, check
+
+
+def _bare_key(words: list[str]) -> str:
+    program = os.path.basename(words[0])
+    return f"{program} {words[1]}" if program == "git" and len(words) > 1 else program
+
+
+def looking(key: str) -> bool:
+    program = key.split(" ", 1)[0]
+    if program == "git":
+        return key.split(" ", 1)[-1] in ("status", "diff", "log", "show", "blame", "branch")
+    return program in _LOOKING
+
+
+def command(record: dict[str, object], state: dict[str, object]) -> None:
+    command = text_of(record, "input")
+    key, check = command_key(command)
+    if not key:
+        return
+    excerpt, summary = text_of(record, "excerpt"), text_of(record, "summary")
+    if signals.denied(excerpt) or signals.denied(summary):  # even a look around: the mode
+        add(state, "denied", key, [f"`{one_line(command, 120)}` was refused: "
+             f"{one_line(excerpt or summary, 120)}"], record)  # fmt: skip
+        return
+    if looking(key):
+        return
+    runs = runs_of(state)
+    ok = record.get("ok")
+    if ok is None and "-> interrupted" in summary:
+        add(state, "interrupted", key, [f"`{one_line(command, 120)}` was interrupted before it "
+             "ended (a watch mode, a server, a prompt waiting for input?)"], record)  # fmt: skip
+        return
+    if ok is True and runs:  # a different command succeeding may be the fix
+        ran = f"ran `{one_line(command, 80)}`"
+        for other_key, run in runs.items():
+            if other_key != key:
+                run["work"] = [*strings_of(run.get("work")), ran][-3:]
+    if ok is False:
+        earlier = runs.get(key)
+        if earlier is not None:  # the same command failing again: read its output at turn end
+            pending = state.setdefault("_last_output", {})
+            assert isinstance(pending, dict)
+            pending[key] = record
+            return
+        sig_kind, line = _signature(excerpt, summary)
+        runs[key] = {"cmd": command, "line": line, "check": check, "work": [], "files": [],
+                     "obs": [text_of(record, "id")], "ref": text_of(record, "raw"),
+                     "ts": text_of(record, "ts"), "last": line, "kind": sig_kind}  # fmt: skip
+        if sig_kind in signals.ENVIRONMENT:
+            add(state, "env", f"{sig_kind}\0{line}", [f"`{one_line(command, 100)}` failed: {line}"],
+                 record, env=sig_kind)  # fmt: skip
+        return
+    _pending(state).pop(key, None)
+    passed = runs.pop(key) if key in runs else None
+    if ok is True and passed is not None:
+        run = passed
+        changed = strings_of(run.get("files"))[:4]
+        work = [f"changed {', '.join(changed)}"] if changed else []
+        work = [*work, *strings_of(run.get("work"))]
+        if not work:
+            added = added_flags(str(run["cmd"]), command)
+            if added:  # the same command passing with other flags: the flags are the remedy
+                work = [f"ran it with `{' '.join(added)}`"]
+            else:
+                return  # passed with nothing done in between: flaky, not a fix
+        first = str(run.get("line") or "an error")
+        add(state, "fix", f"{key}\0{first}",
+             [f"`{one_line(str(run['cmd']), 100)}` failed: {first}",
+              f"then passed after: {'; '.join(work)[:150]}"],
+             record, files=strings_of(run.get("files"))[:5], verified=True,
+             obs=[*strings_of(run.get("obs")), text_of(record, "id")],
+             refs=[r for r in (str(run.get("ref") or ""), text_of(record, "raw")) if r],
+             )  # fmt: skip
+
+
+_NOT_REMEDIES = frozenset(("-h", "--help", "-V", "--version", "-v", "--verbose", "-n",
+                           "--dry-run"))  # fmt: skip
+
+
+def added_flags(failed: str, passed: str) -> list[str]:
+    """Options the passing command line has and the failing one had not (``--no-verify``),
+    in the part before any pipe; asking for help or a dry run is no remedy."""
+    before = set(failed.split("|", 1)[0].split())
+    added = [w for w in dict.fromkeys(passed.split("|", 1)[0].split())
+             if w.startswith("-") and len(w) > 1 and w not in before]  # fmt: skip
+    if any(w in _NOT_REMEDIES for w in added):
+        return []
+    return added[:3]
+
+
+def refused_tool(record: dict[str, object], state: dict[str, object]) -> None:
+    """A tool other than the shell or an edit (a web fetch, a sub-agent) the user or the
+    permission mode refused."""
+    said = text_of(record, "excerpt") or text_of(record, "summary")
+    if signals.denied(said):
+        tool = text_of(record, "tool")
+        add(state, "denied", f"tool\0{tool}", [f"{tool} was refused: {one_line(said, 120)}"],
+             record)  # fmt: skip
+
+
+def _signature(excerpt: str, summary: str) -> tuple[str, str]:
+    kind, line = signals.failure(excerpt)
+    if not line:
+        detail = summary.rsplit("(", 1)[-1].rstrip(")") if summary.endswith(")") else ""
+        line = "" if signals.is_generic(detail) else detail
+    return kind, line
+
+
+def _pending(state: dict[str, object]) -> dict[str, dict[str, object]]:
+    """Outputs of repeated failures not yet read (this run only: never saved)."""
+    pending = state.get("_last_output")
+    return pending if isinstance(pending, dict) else {}
+
+
+def edit(record: dict[str, object], state: dict[str, object]) -> None:
+    files = strings_of(record.get("files"))
+    summary, excerpt = text_of(record, "summary"), text_of(record, "excerpt")
+    if record.get("ok") is False:
+        if signals.denied(excerpt) or signals.denied(summary):
+            what = ", ".join(files[:2]) or "a file"
+            refused = f"a change to {what} was refused: {one_line(excerpt or summary, 120)}"
+            add(state, "denied", f"write\0{what}", [refused], record)
+        return
+    for run in runs_of(state).values():
+        known = run.get("files")
+        if isinstance(known, list) and (len(known) >= 8 or all(f in known for f in files)):
+            continue  # nothing to add (the usual case: the same files edited again and again)
+        run["files"] = list(dict.fromkeys([*strings_of(known), *files]))[:8]
+
+
+def turn_end(state: dict[str, object]) -> None:
+    """At the end of a turn: checks still failing become ``unresolved`` candidates."""
+    pending = _pending(state)
+    for key, run in runs_of(state).items():
+        if key in pending:  # the last failure of this command: what it says now
+            record = pending[key]
+            kind, line = _signature(text_of(record, "excerpt"), text_of(record, "summary"))
+            if line:
+                run["last"], run["kind"] = line, kind
+            if kind in signals.ENVIRONMENT:
+                command = one_line(str(run["cmd"]), 100)
+                add(state, "env", f"{kind}\0{line}", [f"`{command}` failed: {line}"], record,
+                     env=kind)  # fmt: skip
+        if not run.get("check"):
+            _still_failing(state, key, run)
+            continue
+        line = str(run.get("last") or run.get("line") or "")
+        files = strings_of(run.get("files"))
+        lines = [f"`{one_line(str(run['cmd']), 100)}` still fails at the end of the turn"
+                 + (f": {line}" if line else ""),
+                 f"after changing {', '.join(files[:4])}" if files else ""]  # fmt: skip
+        add(state, "unresolved", f"{key}\0{line}", lines, None,
+             obs=strings_of(run.get("obs")), refs=[str(run.get("ref") or "")],
+             files=strings_of(run.get("files"))[:5], ts=str(run.get("ts") or ""))  # fmt: skip
+
+
+def _still_failing(state: dict[str, object], key: str, run: dict[str, object]) -> None:
+    """A command (not a check) still failing with a telling line: what the model learned
+    about it (a wrong flag, a script's own message, a tool that does not do that) is a
+    lesson; environment failures are already ``env`` candidates."""
+    line = str(run.get("last") or run.get("line") or "")
+    if len(line.split()) < 3 or run.get("kind") in signals.ENVIRONMENT:
+        return  # signature lines are never generic; environment ones are `env` already
+    add(state, "failed", f"{key}\0{line}",
+         [f"`{one_line(str(run['cmd']), 100)}` failed and was not made to pass: {line}"], None,
+         obs=strings_of(run.get("obs")), refs=[str(run.get("ref") or "")],
+         ts=str(run.get("ts") or ""))  # fmt: skip

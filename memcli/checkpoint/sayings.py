@@ -1,0 +1,181 @@
+"""Candidates from what was said: the user's corrections and conventions (prompts), root
+causes, decisions with reasons and environment facts (the assistant's messages: the turn's
+last one and the notes it wrote in the middle of the turn), and what a sub-agent reported.
+
+:func:`strength` ranks candidates of one kind when a turn holds more than a request may name:
+a lesson states its cause or its choice and reason in so many words and names something
+concrete (a file, a command, an error, a version); narration does neither.
+"""
+
+from memcli import signals
+from memcli.capture import fastre
+from memcli.checkpoint.entries import add, text_of
+
+SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
+
+
+def sentences(text: str) -> list[str]:
+    """Prose sentences, cheaply: code blocks dropped, split at line ends and full stops."""
+    out: list[str] = []
+    in_code = False
+    for raw in text.split("\n"):
+        if raw.lstrip().startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        line = raw.strip().lstrip("-*#>0123456789. ").strip().strip("*").strip()
+        for part in line.replace("? ", "?\n").replace("! ", "!\n").replace(". ", ".\n").split("\n"):
+            part = part.strip()
+            if len(part) >= 3:
+                out.append(part)
+    return out
+
+
+def _instructions(prompt: str) -> bool:
+    lowered = prompt.lower()
+    markers = ("<system-reminder>", "<command-name>", "<command-message>", "claude.md", "agents.md")
+    return any(m in lowered for m in markers) or prompt.count("\n") > 25
+
+
+def prompt(record: dict[str, object], state: dict[str, object]) -> None:
+    prompt = text_of(record, "excerpt")
+    if not prompt or _instructions(prompt) or prompt.startswith("/"):
+        return
+    seen = state.setdefault("_seen", set())
+    assert isinstance(seen, set)
+    for sentence in sentences(prompt)[:40]:
+        if sentence in seen:
+            continue
+        seen.add(sentence)
+        words = len(sentence.split())
+        if "?" in sentence or not 3 <= words <= 40:
+            continue
+        if signals.correction(sentence):
+            add(state, "correction", sentence.lower(), [f'the user said: "{sentence}"'], record)
+        elif signals.convention(sentence):
+            add(state, "convention", sentence.lower(), [f'the user said: "{sentence}"'], record)
+
+
+def message(text: str, state: dict[str, object], record: dict[str, object] | None) -> None:
+    """Decisions and root causes in an assistant message (captured, or from the Stop event)."""
+    seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
+    assert isinstance(seen, set)
+    for sentence in sentences(text)[:80]:
+        if sentence in seen:
+            continue
+        seen.add(sentence)
+        words = len(sentence.split())
+        if "?" in sentence or not 6 <= words <= 60 or signals.narration(sentence):
+            continue
+        if signals.root_cause(sentence):
+            add(state, "cause", sentence.lower(), [f'you said: "{sentence}"'], record)
+        elif signals.decision(sentence):
+            add(state, "decision", sentence.lower(), [f'you said: "{sentence}"'], record)
+        elif environment_fact(sentence):
+            add(state, "env", sentence.lower(), [f'you said: "{sentence}"'], record,
+                env="stated")  # fmt: skip
+
+
+# What the environment is or lacks, said in a sentence: a tool or package that is not
+# installed or not on PATH, a version a thing requires, where or how a thing must run, a busy
+# port, no network, a read-only or sandboxed file system, a missing terminal or variable.
+_ENV_FACT = (
+    r"\b(?:is|are|was|were)(?:n't| not)(?: \w+)? (?:installed|available|on (?:the )?path)\b"
+    r"|\bnot (?:installed|available) (?:in|on|here|locally)\b"
+    r"|\b(?:requires|needs|only (?:works|runs) (?:on|with)) (?:python|node(?:\.js)?|go|java|ruby"
+    r"|rust|npm|pnpm|yarn|gcc|clang|docker|bash|zsh)\b ?[<>=~^v]*\d"
+    r"|\b(?:must|has to|needs to|can only) (?:be )?(?:run|ran|invoked|started|executed|built"
+    r"|installed) (?:from|with|as|in|inside|under|via|through|before|after)\b"
+    r"|\bport \d+ (?:is )?(?:already )?(?:in use|taken|busy|occupied)\b"
+    r"|\bno (?:network|internet|outbound) (?:access|connection)\b"
+    r"|\b(?:read-only|readonly) (?:file ?system|mount|directory)\b"
+    r"|\b(?:sandbox|sandboxed)\b.{0,60}"
+    r"\b(?:blocks|prevents|denies|forbids|does(?:n't| not) allow)\b"
+    r"|\b(?:needs|requires|without) an? (?:tty|terminal|interactive (?:shell|terminal))\b"
+    r"|\b(?:environment variable|env var) `?\w+`? (?:is not|isn't|must be|needs to be|has to be)"
+    r" set\b"
+)
+_ENV_HINTS = ("install", "available", "path", "requires", "needs", "only works", "only runs",
+              "must ", "has to", "needs to", "can only", "port ", "network", "internet",
+              "outbound", "read-only", "readonly", "sandbox", "tty", "terminal", "variable",
+              "env var")  # fmt: skip
+
+
+def environment_fact(sentence: str) -> bool:
+    """A sentence stating what the environment is or lacks (not a failure's output line)."""
+    lowered = sentence.lower()
+    for hint in _ENV_HINTS:  # the cheap test first: most sentences hold none of these
+        if hint in lowered:
+            break
+    else:
+        return False
+    return fastre.cached(_ENV_FACT, fastre.IGNORECASE).search(sentence) is not None
+
+
+def may_state_fact(text: str) -> bool:
+    """False only when no sentence of ``text`` can be a cause, a decision or an environment
+    fact (a cheap test that lets a caller skip masking the text)."""
+    if signals.may_state_lesson(text):
+        return True
+    lowered = text.lower()
+    return any(hint in lowered for hint in _ENV_HINTS)
+
+
+def strength(candidate: dict[str, object]) -> int:
+    """How strongly a candidate's evidence reads as a lesson (higher first, within a kind)."""
+    lines = candidate.get("lines")
+    said = str(lines[0]) if isinstance(lines, list) and lines else ""
+    kind = candidate.get("kind")
+    score = 1
+    if kind in ("cause", "subagent") and signals.root_cause(said, stated=True):
+        score = 2  # "the root cause was", "is caused by", "because X does not ..."
+    elif kind == "decision" and fastre.cached(_CHOICE_AND_REASON, fastre.IGNORECASE).search(said):
+        score = 2  # a choice over an alternative, and why
+    elif kind == "env" and candidate.get("env") != "stated":
+        score = 2  # seen in a command's output, not only said
+    return score + _concrete(said)
+
+
+_CHOICE_AND_REASON = (
+    r"\b(?:instead of|rather than|over|chose|opted|decided|went with|in favou?r of)\b"
+    r".{0,200}\b(?:because|since|so that|as it|as they|to avoid|which avoids)\b"
+    r"|\b(?:because|since|so that|to avoid)\b.{0,200}\b(?:instead of|rather than)\b"
+)
+
+
+def _concrete(said: str) -> int:
+    """1 when the evidence names something a later session can find: code in backticks, a
+    path or file name, an error's name, a version number."""
+    if "`" in said or "Error" in said or "Exception" in said:
+        return 1
+    for word in said.split():
+        word = word.strip("\"'.,;:()[]")
+        if "/" in word[1:] or ("." in word[1:-1] and any(c.isalpha() for c in word)):
+            return 1
+        if any(c.isdigit() for c in word) and "." in word:
+            return 1
+    return 0
+
+
+def note(text: str, state: dict[str, object], record: dict[str, object] | None) -> None:
+    """A mid-turn assistant note: read as any assistant message."""
+    message(text, state, record)
+
+
+def subagent(record: dict[str, object], state: dict[str, object]) -> None:
+    report = text_of(record, "excerpt")
+    found = next(
+        (
+            s
+            for s in sentences(report)[:120]
+            if 6 <= len(s.split()) <= 60
+            and not signals.narration(s)
+            and (signals.root_cause(s) or signals.decision(s))
+        ),
+        "",
+    )
+    if not found:
+        _kind, found = signals.failure(report)
+    if found:
+        add(state, "subagent", found.lower(), [f'a sub-agent reported: "{found}"'], record)
