@@ -23,10 +23,13 @@ from memcli.compact.codex_rollout import CodexRollout
 SESSION = "019a6b2c-3d4e-7f80-9a1b-2c3d4e5f6a7b"
 
 
-def events_of(records: list[dict[str, Any]], typed: bool | None = None) -> list[dict[str, Any]]:
+def events_of(
+    records: list[dict[str, Any]], typed: bool | None = None, notes: bool = False
+) -> list[dict[str, Any]]:
+    """The payloads of the hook events (``notes``: of the mid-turn notes only)."""
     converter = CodexRollout(f"/home/dev/.codex/sessions/rollout-x-{SESSION}.jsonl", typed=typed)
     out = [e for n, r in enumerate(records, 1) for e in converter.feed(r, n)]
-    return [e.payload for e in out + converter.finish()]
+    return [e.payload for e in out + converter.finish() if e.note == notes]
 
 
 def test_a_rollout_imports_as_a_verified_pitfall_once(repo: Path, memory: api.Memory) -> None:
@@ -48,9 +51,14 @@ def test_a_rollout_imports_as_a_verified_pitfall_once(repo: Path, memory: api.Me
 
 
 def test_the_rollout_gives_the_hook_events_codex_sends() -> None:
-    events = transcripts.hook_events("codex", [ROLLOUT])
+    found = transcripts.hook_events("codex", [ROLLOUT])
+    events = [e for e in found if not e.note]
     names = [e.name for e in events]
     assert names == ["UserPromptSubmit"] + ["PostToolUse"] * 4 + ["Stop"]
+    # The turn's earlier assistant message: a note, recorded just before the turn's end.
+    [note] = [e for e in found if e.note]
+    assert found.index(note) == len(found) - 2
+    assert note.payload["last_assistant_message"].startswith("`int()` truncates 3.45 * 100")
     assert {e.payload["session_id"] for e in events} == {SESSION}
     assert events[1].payload["tool_name"] == "Bash"  # as Codex's hooks name shell tools
     assert events[1].payload["tool_input"] == {"command": "pytest -q tests/test_export.py"}
@@ -109,6 +117,9 @@ def test_an_aborted_turn_fires_no_stop_and_typed_prompts_win() -> None:
     assert [(p["hook_event_name"], p.get("prompt") or p.get("last_assistant_message"))
             for p in payloads] == [("UserPromptSubmit", "go"), ("UserPromptSubmit", "try again"),
                                    ("Stop", "Done.")]  # fmt: skip
+    # What the aborted turn said reaches mem at the next Stop, as the hooks read it then.
+    noted = [p["last_assistant_message"] for p in events_of(records, typed=True, notes=True)]
+    assert noted == ["Working on it", "Working on it"]
 
 
 def test_the_command_takes_several_paths(repo: Path, tmp_path: Path) -> None:

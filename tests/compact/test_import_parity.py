@@ -48,7 +48,9 @@ def test_the_transcript_yields_the_events_the_installed_hooks_capture() -> None:
     captured = transcripts.captured_events("claude-code")
     assert {"UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop"} <= captured
     expected = [compared(p) for p in recorded_payloads() if p["hook_event_name"] in captured]
-    events = transcripts.hook_events("claude-code", [TRANSCRIPT])
+    # Notes are no hook event: capture reads them from the transcript at Stop (see
+    # test_import_notes.py).
+    events = [e for e in transcripts.hook_events("claude-code", [TRANSCRIPT]) if not e.note]
     assert [compared(e.payload) for e in events] == expected
     names = [e.name for e in events]
     # the sub-agent's grep, the failure, both turn ends around the hook feedback
@@ -73,7 +75,7 @@ def test_the_transcript_gives_the_observations_the_hooks_give(agent: str, repo: 
     transcript, hooks_file, _settings = CASES[agent]
     captured = transcripts.captured_events(agent)
     expected = [p for p in recorded_payloads(hooks_file) if p["hook_event_name"] in captured]
-    events = transcripts.hook_events(agent, [transcript])
+    events = [e for e in transcripts.hook_events(agent, [transcript]) if not e.note]
     got = observed([e.payload for e in events], agent, repo)
     assert got == observed(expected, agent, repo)
     assert len(got) >= 6
@@ -97,8 +99,10 @@ def test_sub_agent_files_are_read_with_their_session(tmp_path: Path) -> None:
     (folder / session / "subagents" / "agent-a1b2c3.meta.json").write_text("{}")
     files = transcripts.transcript_files(folder)
     [group] = transcripts._session_groups(files)
-    split = transcripts.hook_events("claude-code", group)
-    inline = transcripts.hook_events("claude-code", [TRANSCRIPT])
+    # (Notes differ: capture reads the main transcript only, so a sub-agent's own file gives
+    # none, as at a live Stop.)
+    split = [e for e in transcripts.hook_events("claude-code", group) if not e.note]
+    inline = [e for e in transcripts.hook_events("claude-code", [TRANSCRIPT]) if not e.note]
     assert [compared(e.payload) for e in split] == [compared(e.payload) for e in inline]
 
 
