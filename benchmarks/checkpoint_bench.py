@@ -1,7 +1,9 @@
 """The Stop checkpoint's whole-process wall time as a ratio to a bare `python -c pass`.
 
 A session of 200 captured observations (commands failing and passing, edits, prompts, a
-closing message). Two cases, each interleaved with the bare start in one run:
+closing message) and its Claude Code transcript (the tool calls and their outputs, and the
+assistant's texts between them: narration, and now and then a cause or a decision, which the
+checkpoint reads as mid-turn notes). Two cases, each interleaved with the bare start in one run:
 
 - ``first stop``: the checkpoint's state is removed before each run, so it reads and scans
   all 200 observations (the worst case: the first turn of a long session, or a lost state);
@@ -69,6 +71,33 @@ def observation(number: int, session: str = SESSION) -> dict[str, object]:
     return base
 
 
+_SAID = (
+    "Let me run the tests again.",
+    "Now I'll check the module that builds the price table.",
+    "The failure is caused by the fixture: it has no `price` column since the migration.",
+    "I'll read the test file first.",
+    "I kept the lookup in SQL instead of pandas because the test image has no pandas.",
+)
+
+
+def transcript_lines(number: int, session: str = SESSION) -> list[str]:
+    """The transcript lines behind observation ``number``: a tool call and its output (most of
+    a transcript's bytes), and every third observation a text of the assistant's."""
+    line = {"type": "assistant", "sessionId": session, "uuid": f"u{number}", "message": {
+        "role": "assistant", "content": [{"type": "tool_use", "id": f"t{number}", "name": "Bash",
+        "input": {"command": f"pytest tests/test_mod{number % 7}.py -x"}}]}}  # fmt: skip
+    result = {"type": "user", "sessionId": session, "uuid": f"r{number}", "message": {
+        "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{number}",
+        "content": "collected 12 items\n" + "." * 2000 + "\n12 passed"}]}}  # fmt: skip
+    lines = [json.dumps(line), json.dumps(result)]
+    if number % 3 == 0:
+        text = {"type": "assistant", "sessionId": session, "uuid": f"s{number}", "message": {
+            "role": "assistant", "content": [{"type": "text",
+            "text": f"{_SAID[number // 3 % len(_SAID)]} (step {number})"}]}}  # fmt: skip
+        lines.append(json.dumps(text))
+    return lines
+
+
 def timed(command: list[str], stdin: bytes, cwd: Path, env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
     subprocess.run(command, input=stdin, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
@@ -84,10 +113,15 @@ class Session:
         self.buffer = local / "buffer" / f"{name}.jsonl"
         self.buffer.parent.mkdir(parents=True, exist_ok=True)
         self.buffer.write_text("".join(json.dumps(observation(n, name)) + "\n" for n in range(200)))
+        self.transcript = repo.parent / f"{name}.transcript.jsonl"
+        self.transcript.write_text(
+            "".join(line + "\n" for n in range(200) for line in transcript_lines(n, name))
+        )
         self.state = local / "checkpoint" / f"{name}.json"
         self.payload = json.dumps(
             {"session_id": name, "cwd": str(repo), "hook_event_name": "Stop",
-             "stop_hook_active": False, "last_assistant_message": "Done: the suite passes."}
+             "stop_hook_active": False, "last_assistant_message": "Done: the suite passes.",
+             "transcript_path": str(self.transcript)}
         ).encode()  # fmt: skip
         self.added = 200
 
@@ -95,6 +129,9 @@ class Session:
         with open(self.buffer, "a", encoding="utf-8") as handle:
             for number in range(self.added, self.added + 10):
                 handle.write(json.dumps(observation(number, self.name)) + "\n")
+        with open(self.transcript, "a", encoding="utf-8") as handle:
+            for number in range(self.added, self.added + 10):
+                handle.write("".join(line + "\n" for line in transcript_lines(number, self.name)))
         self.added += 10
 
 

@@ -10,8 +10,9 @@ Codex rollout). :func:`read_new` reads what was appended since a stored byte off
   ``fstat`` on the descriptor, as :mod:`memcli.untrusted` does);
 - a file shorter than the offset, or another file at the path (device or inode changed),
   is read again from its start;
-- lines are skipped before any JSON parsing unless they hold an ``"assistant"`` token: tool
-  results are most of a transcript's bytes and never hold one outside an escaped string.
+- lines are skipped before any JSON parsing unless they hold an ``"assistant"`` token and a
+  ``"text"`` key (or are a sub-agent's): tool results are most of a transcript's bytes and
+  never hold such a token outside an escaped string; tool calls hold no text.
 
 :class:`TurnTexts` turns parsed records (a Claude Code transcript's or a Codex rollout's)
 into the notes of a turn, in transcript order; the importers feed it the same records, so an
@@ -30,7 +31,13 @@ MAX_NOTE = 20_000  # characters of one note
 MAX_NOTES = 200  # notes per call: a runaway turn cannot flood the buffer
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW
+# A line is parsed only when it holds an assistant's text block ("text", the cheaper test,
+# first) or is a sub-agent's (whose tool calls end a report; Claude Code writes that flag
+# among a line's first keys).
 _MARK = b'"assistant"'
+_TEXT = b'"text"'
+_SIDECHAIN = (b'"isSidechain":true', b'"isSidechain": true')
+_HEAD = 400
 _MAIN = ""
 
 
@@ -149,8 +156,13 @@ def _read(fd: int, size: int) -> bytes:
 def _records(data: bytes) -> list[dict[str, object]]:
     found: list[dict[str, object]] = []
     for line in data.split(b"\n"):
-        if _MARK not in line:
-            continue
+        if _TEXT in line:
+            if _MARK not in line:
+                continue
+        else:
+            head = line[:_HEAD]
+            if (_SIDECHAIN[0] not in head and _SIDECHAIN[1] not in head) or _MARK not in line:
+                continue
         try:
             value = fastjson.loads(line.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):
