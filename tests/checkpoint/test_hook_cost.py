@@ -20,7 +20,7 @@ sys.stderr.write("MODULES=" + ",".join(sorted(set(sys.modules) - before)) + "\\n
 """
 
 
-def loaded(repo: Path, message: str) -> tuple[set[str], str]:
+def loaded(repo: Path, message: str, transcript: Path | None = None) -> tuple[set[str], str]:
     buffer = repo / ".memory" / "local" / "buffer" / "s1.jsonl"
     buffer.parent.mkdir(parents=True, exist_ok=True)
     failing = {"id": "o1", "session": "s1", "kind": "error", "summary": "$ pytest -> failed",
@@ -31,6 +31,8 @@ def loaded(repo: Path, message: str) -> tuple[set[str], str]:
         old.unlink()
     event = {"hook_event_name": "Stop", "session_id": "s1", "cwd": str(repo),
              "stop_hook_active": False, "last_assistant_message": message}  # fmt: skip
+    if transcript is not None:
+        event["transcript_path"] = str(transcript)
     payload = json.dumps(event)
     done = subprocess.run([sys.executable, "-c", PROBE], input=payload, capture_output=True,
                           text=True, check=True, cwd=repo)  # fmt: skip
@@ -50,3 +52,24 @@ def test_a_message_that_may_state_a_lesson_is_masked(repo: Path) -> None:
     modules, out = loaded(repo, "I chose a list instead of a set because order matters here.")
     assert "memcli.privacy.masking" in modules
     assert "instead of a set" in out
+
+
+def test_reading_the_transcript_loads_nothing_more(repo: Path, tmp_path: Path) -> None:
+    """Mid-turn notes that state no lesson are neither masked nor read (narration, tool
+    calls and their outputs), and reading the transcript imports no json or re."""
+    transcript = tmp_path / "session.jsonl"
+
+    def line(kind: str, block: dict[str, object]) -> str:
+        return json.dumps({"type": kind, "message": {"role": kind, "content": [block]}})
+
+    transcript.write_text("\n".join([
+        line("assistant", {"type": "text", "text": "Let me run the tests."}),
+        line("assistant", {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}),
+        line("user", {"type": "tool_result", "tool_use_id": "t1", "content": "x" * 5000}),
+        line("assistant", {"type": "text", "text": "Done: the suite passes."}),
+    ]) + "\n", encoding="utf-8")  # fmt: skip
+    loaded(repo, "Done: the suite passes.", transcript)
+    modules, out = loaded(repo, "Done: the suite passes.", transcript)
+    assert "KeyError" in out
+    assert not modules & {"zlib", "fcntl", "__future__", "json", "re", "typing"}, modules
+    assert "memcli.privacy.masking" not in modules
