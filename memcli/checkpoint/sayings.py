@@ -65,6 +65,8 @@ def message(text: str, state: dict[str, object], record: dict[str, object] | Non
         if sentence in seen:
             continue
         seen.add(sentence)
+        if "**" in sentence or "__" in sentence:  # emphasis splits the words the rules read
+            sentence = sentence.replace("**", "").replace("__", "")
         words = len(sentence.split())
         if "?" in sentence or not 6 <= words <= 60 or signals.narration(sentence):
             continue
@@ -72,9 +74,61 @@ def message(text: str, state: dict[str, object], record: dict[str, object] | Non
             add(state, "cause", sentence.lower(), [f'you said: "{sentence}"'], record)
         elif signals.decision(sentence):
             add(state, "decision", sentence.lower(), [f'you said: "{sentence}"'], record)
-        elif environment_fact(sentence):
+        elif learned(sentence):
+            add(state, "cause", sentence.lower(), [f'you said: "{sentence}"'], record)
+        elif environment_fact(sentence) or _quoted_environment(sentence):
             add(state, "env", sentence.lower(), [f'you said: "{sentence}"'], record,
                 env="stated")  # fmt: skip
+
+
+# What the assistant learned, in the shape of a finding: a lead that reports one ("I see",
+# "it turns out", "apparently", "note:") followed by what something does not do, cannot do,
+# needs or requires; or a reason ("since") that is such a limitation.
+_LEARNED = (
+    r"^(?:i see(?: now)?|(?:it )?turns out|apparently|it seems|it looks like|looks like"
+    r"|note|important|the catch is|the trick is)\b[,:]?\s.{0,160}?\b(?:doesn't|does not"
+    r"|don't|do not|can't|cannot|can not|isn't|is not|aren't|are not|won't|will not|never"
+    r"|needs?|requires?|must|only)\b"
+    r"|\bsince\s(?:the |its |this |these |my |your |our )?[\w .`'/-]{1,60}?"
+    r"(?:doesn't|does not|don't|do not|can't|cannot|isn't|is not|aren't|are not|won't|lacks?"
+    r"|has no|have no)\b"
+)
+_LEARNED_HINTS = ("i see", "turns out", "apparently", "it seems", "looks like", "note",
+                  "important", "the catch", "the trick", "since ")  # fmt: skip
+# Words one of which an environment failure's message holds (see signals.ENVIRONMENT): a
+# quote without any is not read as output.
+_QUOTED_ENV_HINTS = ("not found", "module", "package", "unreachable", "denied", "permission",
+                     "not permitted", "in use", "eaddrinuse", "eacces", "timed out", "resolve",
+                     "tty", "terminal", "rejected", "unauthorized", "forbidden", "limit",
+                     "usage", "version", "requires", "not a git", "no route")  # fmt: skip
+
+
+def learned(sentence: str) -> bool:
+    """A finding stated as one: "I see the agent names don't need the prefix", "... myself
+    since background agents can't get interactive permission"."""
+    lowered = sentence.lower()
+    for hint in _LEARNED_HINTS:
+        if hint in lowered:
+            break
+    else:
+        return False
+    return fastre.cached(_LEARNED, fastre.IGNORECASE).search(sentence) is not None
+
+
+def _quoted_environment(sentence: str) -> bool:
+    """A sentence quoting a failure's message whose signature is an environment one
+    ('failed with "Network is unreachable"'): the quote is read as output would be."""
+    if sentence.count('"') < 2 and sentence.count("`") < 2:
+        return False
+    lowered = sentence.lower()
+    if not any(hint in lowered for hint in _QUOTED_ENV_HINTS):
+        return False
+    for mark in ('"', "`"):
+        parts = sentence.split(mark)
+        for quoted in parts[1::2]:
+            if len(quoted.split()) >= 2 and signals.environment(quoted):
+                return True
+    return False
 
 
 # What the environment is or lacks, said in a sentence: a tool or package that is not
@@ -83,7 +137,7 @@ def message(text: str, state: dict[str, object], record: dict[str, object] | Non
 _ENV_FACT = (
     r"\b(?:is|are|was|were)(?:n't| not)(?: \w+)? (?:installed|available|on (?:the )?path)\b"
     r"|\bnot (?:installed|available) (?:in|on|here|locally)\b"
-    r"|\b(?:requires|needs|only (?:works|runs) (?:on|with)) (?:python|node(?:\.js)?|go|java|ruby"
+    r"|\b(?:requires?|needs?|only (?:works|runs) (?:on|with)) (?:python|node(?:\.js)?|go|java|ruby"
     r"|rust|npm|pnpm|yarn|gcc|clang|docker|bash|zsh)\b ?[<>=~^v]*\d"
     r"|\b(?:must|has to|needs to|can only) (?:be )?(?:run|ran|invoked|started|executed|built"
     r"|installed) (?:from|with|as|in|inside|under|via|through|before|after)\b"
@@ -96,7 +150,7 @@ _ENV_FACT = (
     r"|\b(?:environment variable|env var) `?\w+`? (?:is not|isn't|must be|needs to be|has to be)"
     r" set\b"
 )
-_ENV_HINTS = ("install", "available", "path", "requires", "needs", "only works", "only runs",
+_ENV_HINTS = ("install", "available", "path", "require", "need", "only works", "only runs",
               "must ", "has to", "needs to", "can only", "port ", "network", "internet",
               "outbound", "read-only", "readonly", "sandbox", "tty", "terminal", "variable",
               "env var")  # fmt: skip
@@ -119,7 +173,10 @@ def may_state_fact(text: str) -> bool:
     if signals.may_state_lesson(text):
         return True
     lowered = text.lower()
-    return any(hint in lowered for hint in _ENV_HINTS)
+    if any(hint in lowered for hint in (*_ENV_HINTS, *_LEARNED_HINTS)):
+        return True
+    quoted = text.count('"') >= 2 or text.count("`") >= 2
+    return quoted and any(hint in lowered for hint in _QUOTED_ENV_HINTS)
 
 
 def strength(candidate: dict[str, object]) -> int:

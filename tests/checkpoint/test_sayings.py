@@ -1,0 +1,97 @@
+"""What the checkpoint reads in the assistant's words (closing message and mid-turn notes):
+causes, decisions, findings and environment facts, and how it ranks them when a turn holds
+more than a request may name."""
+
+from __future__ import annotations
+
+import pytest
+
+from memcli.checkpoint import run, sayings
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    state: dict[str, object] = {"session": "s"}
+    sayings.note(text, state, None)
+    entries = state.get("candidates") or {}
+    assert isinstance(entries, dict)
+    return [(str(e["kind"]), str(e["lines"][0])) for e in entries.values()]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The `libpq` headers are not installed in this container image.",
+        "The migrations require Node 20 or newer on this machine.",
+        "The e2e suite must be run from the repository root with the dev server up.",
+        "Port 5432 is already in use by a local Postgres service.",
+        "There is no network access inside the sandbox, so downloads fail here.",
+        "The environment variable DATABASE_URL must be set before the tests start.",
+    ],
+)
+def test_environment_facts_said_in_a_sentence(text: str) -> None:
+    assert [kind for kind, _line in found(text)] == ["env"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I see the config loader doesn't read the user-level file at all.",
+        "It turns out the cache key never includes the locale.",
+        "Apparently the CLI only accepts absolute paths for --output.",
+        "I wrote the file by hand since the generator cannot handle nested enums.",
+        "This is a **known upstream bug** in the date parser.",
+    ],
+)
+def test_findings_and_causes(text: str) -> None:
+    assert [kind for kind, _line in found(text)] == ["cause"]
+    assert "**" not in found(text)[0][1]
+
+
+def test_a_quoted_environment_failure_is_read_as_output_would_be() -> None:
+    text = 'The deploy step failed with "Could not resolve host: registry.internal" again.'
+    assert [kind for kind, _line in found(text)] == ["env"]
+    assert found('The function returned "hello world" as expected by the caller.') == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Let me check whether the package is installed.",
+        "I see the output now, the tests look fine to me.",
+        "Now I'll run the build again since the last change.",
+        "I'll read the test file first.",
+        "The file has been successfully updated with the new settings.",
+    ],
+)
+def test_narration_is_no_candidate(text: str) -> None:
+    assert found(text) == []
+
+
+def candidate(kind: str, line: str, **extra: object) -> dict[str, object]:
+    return {"id": line, "kind": kind, "lines": [line], **extra}
+
+
+def test_the_strongest_come_first_within_a_kind() -> None:
+    weak = candidate("cause", 'you said: "It failed because the flag was wrong here."')
+    stated = candidate("cause", 'you said: "The root cause was a stale lock in `db/lock.py`."')
+    choice = candidate(
+        "decision", 'you said: "Chose SQLite over Postgres because the tests run offline."'
+    )
+    plain = candidate("decision", 'you said: "We switched the loader since it was slow."')
+    said_env = candidate("env", 'you said: "git is not installed"', env="stated")
+    seen_env = candidate("env", "`make` failed: make: command not found", env="missing-tool")
+    assert sayings.strength(stated) > sayings.strength(weak)
+    assert sayings.strength(choice) > sayings.strength(plain)
+    assert sayings.strength(seen_env) > sayings.strength(said_env)
+    state: dict[str, object] = {
+        "candidates": {c["id"]: c for c in (weak, plain, stated, choice, said_env, seen_env)}
+    }
+    config: dict[str, object] = {"max_per_turn": 4, "max_per_session": 12}
+    chosen = run._choose(state, config)
+    assert [c["id"] for c in chosen] == [seen_env["id"], said_env["id"], stated["id"], weak["id"]]
+
+
+def test_a_text_that_can_state_nothing_is_not_masked() -> None:
+    assert not sayings.may_state_fact("Let me run the tests and look at the output.")
+    assert sayings.may_state_fact("It turns out the lock is never released.")
+    assert sayings.may_state_fact('It failed with "Permission denied" on the socket.')
