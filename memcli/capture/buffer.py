@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from memcli.paths import StorePaths
 
 
-def _lock(fd: int) -> None:
+def lock(fd: int) -> None:
     """flock, the same lock `mem compact` takes (memcli/compact/buffers.py) before it consumes
     a buffer: a line captured during compaction waits, and survives. (lockf would not exclude
     it.) Imported here, not at the top: the Stop checkpoint reads this module and never locks.
@@ -50,7 +50,7 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     lock_fd = os.open(path + ".lock", os.O_CREAT | os.O_WRONLY | _NOFOLLOW, 0o600)
     try:
-        _lock(lock_fd)
+        lock(lock_fd)
         dropped = False
         try:
             size = os.path.getsize(path)

@@ -22,6 +22,7 @@ from memcli.gitfiles import find_repo_root
 _CONTENT_KEYS = ("content", "contents", "file_text", "text", "new_content", "originalFile")
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file")
 _FILE_TOOLS = ("Read", "Write", "NotebookRead", "NotebookEdit", "read_file", "write_file")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # a file under local/ that is a symlink: refused
 
 
 def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
@@ -47,56 +48,64 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
         return  # no .memory/ here: capture is a silent no-op
     local = os.path.join(memory, "local")
     fastre.use_cache(os.path.join(local, "regex.cache"))
-    for note, note_raw in _turn_notes(payload, options, settings, root, local):
-        _write(local, note, note_raw, settings)  # in transcript order, before the conclusion
+    _write_turn_notes(payload, options, settings, root, local)  # before the conclusion
     observation, raw = _observe(payload, text, options, settings, root)
     if observation is not None:
         _write(local, observation, raw, settings)
     fastre.save()
 
 
-def _turn_notes(
+def _write_turn_notes(
     payload: dict[str, object] | None,
     options: dict[str, str | bool | None],
     settings: dict[str, object],
     root: str,
     local: str,
-) -> list[tuple[dict[str, object], dict[str, object] | None]]:
+) -> None:
     """At a turn's end, what the assistant said in the middle of it: the texts appended to
-    its transcript since the last Stop (:mod:`memcli.capture.transcript_tail`), each as a
-    ``note`` observation. The read offset is kept per session under ``local/notes/``."""
+    its transcript since the last Stop (:mod:`memcli.capture.transcript_tail`), each written
+    as a ``note`` observation. The read offset is kept per session under ``local/notes/``,
+    under a lock, so that two Stop captures of one session never record a text twice."""
     if payload is None:
-        return []
+        return
     from memcli.capture import adapters
 
     agent = str(options.get("agent") or adapters.detect(payload))
     transcript = payload.get("transcript_path")
     session = payload.get("session_id")
     if not (isinstance(transcript, str) and transcript and isinstance(session, str) and session):
-        return []
+        return
     if not adapters.is_turn_end(payload, agent):
-        return []
+        return
     from memcli.capture import transcript_tail
 
     name = buffer.session_file_name(session).removesuffix(".jsonl")
     mark_path = os.path.join(local, "notes", f"{name}.json")
-    data = untrusted.read_private(mark_path)
+    folder = os.path.dirname(mark_path)
+    if not os.path.isdir(folder):
+        from memcli.privacy import owner_only
+
+        owner_only.make_folders(folder)
+    lock = os.open(mark_path + ".lock", os.O_CREAT | os.O_WRONLY | _NOFOLLOW, 0o600)
     try:
-        mark = fastjson.loads(data.decode("utf-8")) if data else {}
-    except ValueError:
-        mark = {}
-    last = payload.get("last_assistant_message")
-    notes, new_mark = transcript_tail.turn_notes(
-        transcript, mark, last if isinstance(last, str) else ""
-    )
-    if new_mark != mark:
-        write_private_json(mark_path, new_mark)
-    out = []
-    for text in notes:
-        pair = observe_note(payload, text, settings, root, agent)
-        if pair[0] is not None:
-            out.append((pair[0], pair[1]))
-    return out
+        buffer.lock(lock)
+        data = untrusted.read_private(mark_path)
+        try:
+            mark = fastjson.loads(data.decode("utf-8")) if data else {}
+        except ValueError:
+            mark = {}
+        last = payload.get("last_assistant_message")
+        notes, new_mark = transcript_tail.turn_notes(
+            transcript, mark, last if isinstance(last, str) else ""
+        )
+        for text in notes:  # in transcript order
+            note, raw = observe_note(payload, text, settings, root, agent)
+            if note is not None:
+                _write(local, note, raw, settings)
+        if new_mark != mark:
+            write_private_json(mark_path, new_mark)
+    finally:
+        os.close(lock)
 
 
 def observe_note(
