@@ -235,3 +235,21 @@ def test_a_secret_said_mid_turn_never_reaches_disk(hooks: Hooks) -> None:
     for path in (hooks.root / ".memory").rglob("*"):
         if path.is_file():
             assert SECRET.encode() not in path.read_bytes(), path
+
+
+def test_two_stop_captures_at_once_record_each_note_once(hooks: Hooks) -> None:
+    texts = [f"Finding {n}: the cache key never includes the locale." for n in range(20)]
+    append(hooks.transcript, *[said(t) for t in texts], said("Done."))
+    payload = json.dumps({"session_id": SESSION, "hook_event_name": "Stop",
+                          "cwd": str(hooks.root), "transcript_path": str(hooks.transcript),
+                          "last_assistant_message": "Done."})  # fmt: skip
+    running = [
+        subprocess.Popen([str(BIN / "mem"), "capture"], cwd=hooks.root, env=hooks.env,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(3)
+    ]  # fmt: skip
+    for process in running:
+        process.communicate(payload.encode(), timeout=60)
+        assert process.returncode == 0
+    notes = [r["excerpt"] for r in hooks.buffer() if r["kind"] == "note"]
+    assert notes == texts
