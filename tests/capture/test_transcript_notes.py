@@ -176,9 +176,9 @@ class Hooks:
         self.stop_hooks = [h for group in settings["hooks"]["Stop"] for h in group["hooks"]]
         self.transcript = root.parent / "transcript.jsonl"
 
-    def stop(self, message: str) -> str:
+    def stop(self, message: str, active: bool = False) -> str:
         payload = {"session_id": SESSION, "hook_event_name": "Stop", "cwd": str(self.root),
-                   "transcript_path": str(self.transcript), "stop_hook_active": False,
+                   "transcript_path": str(self.transcript), "stop_hook_active": active,
                    "last_assistant_message": message}  # fmt: skip
         shown = ""
         for handler in self.stop_hooks:
@@ -253,3 +253,23 @@ def test_two_stop_captures_at_once_record_each_note_once(hooks: Hooks) -> None:
         assert process.returncode == 0
     notes = [r["excerpt"] for r in hooks.buffer() if r["kind"] == "note"]
     assert notes == texts
+
+
+def test_many_notes_keep_the_caps_and_ask_once_each(hooks: Hooks) -> None:
+    """A turn full of findings: at most 5 per request, 12 per session, none asked twice, the
+    documented JSON, and silence under stop_hook_active."""
+    append(hooks.transcript, said("It turns out the cache does not expire."), said("Hm."))
+    assert hooks.stop("Hm.", active=True) == ""  # the model is answering a Stop hook already
+    asked: list[str] = []
+    for turn in range(4):
+        findings = [f"It turns out module{turn}x{n} does not close its socket." for n in range(8)]
+        append(hooks.transcript, *[said(t) for t in findings], said(f"Turn {turn} done."))
+        shown = hooks.stop(f"Turn {turn} done.")
+        if not shown:
+            continue
+        answer = json.loads(shown)
+        assert set(answer) == {"decision", "reason"} and answer["decision"] == "block"
+        ids = [line.split()[1] for line in answer["reason"].splitlines() if line.startswith("- c")]
+        assert 1 <= len(ids) <= 5
+        asked += ids
+    assert len(asked) == 12 and len(set(asked)) == 12
