@@ -22,7 +22,6 @@ from memcli.gitfiles import find_repo_root
 _CONTENT_KEYS = ("content", "contents", "file_text", "text", "new_content", "originalFile")
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file")
 _FILE_TOOLS = ("Read", "Write", "NotebookRead", "NotebookEdit", "read_file", "write_file")
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # a file under local/ that is a symlink: refused
 
 
 def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
@@ -48,64 +47,18 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
         return  # no .memory/ here: capture is a silent no-op
     local = os.path.join(memory, "local")
     fastre.use_cache(os.path.join(local, "regex.cache"))
-    _write_turn_notes(payload, options, settings, root, local)  # before the conclusion
+    if payload is not None and payload.get("transcript_path") and _turn_end(payload):
+        from memcli.capture import notes
+
+        notes.write_turn_notes(
+            payload, options, local,
+            lambda said, agent: observe_note(payload, said, settings, root, agent),
+            lambda note, raw: write(local, note, raw, settings),
+        )  # fmt: skip
     observation, raw = _observe(payload, text, options, settings, root)
     if observation is not None:
-        _write(local, observation, raw, settings)
+        write(local, observation, raw, settings)
     fastre.save()
-
-
-def _write_turn_notes(
-    payload: dict[str, object] | None,
-    options: dict[str, str | bool | None],
-    settings: dict[str, object],
-    root: str,
-    local: str,
-) -> None:
-    """At a turn's end, what the assistant said in the middle of it: the texts appended to
-    its transcript since the last Stop (:mod:`memcli.capture.transcript_tail`), each written
-    as a ``note`` observation. The read offset is kept per session under ``local/notes/``,
-    under a lock, so that two Stop captures of one session never record a text twice."""
-    if payload is None:
-        return
-    from memcli.capture import adapters
-
-    agent = str(options.get("agent") or adapters.detect(payload))
-    transcript = payload.get("transcript_path")
-    session = payload.get("session_id")
-    if not (isinstance(transcript, str) and transcript and isinstance(session, str) and session):
-        return
-    if not adapters.is_turn_end(payload, agent):
-        return
-    from memcli.capture import transcript_tail
-
-    name = buffer.session_file_name(session).removesuffix(".jsonl")
-    mark_path = os.path.join(local, "notes", f"{name}.json")
-    folder = os.path.dirname(mark_path)
-    if not os.path.isdir(folder):
-        from memcli.privacy import owner_only
-
-        owner_only.make_folders(folder)
-    lock = os.open(mark_path + ".lock", os.O_CREAT | os.O_WRONLY | _NOFOLLOW, 0o600)
-    try:
-        buffer.lock(lock)
-        data = untrusted.read_private(mark_path)
-        try:
-            mark = fastjson.loads(data.decode("utf-8")) if data else {}
-        except ValueError:
-            mark = {}
-        last = payload.get("last_assistant_message")
-        notes, new_mark = transcript_tail.turn_notes(
-            transcript, mark, last if isinstance(last, str) else ""
-        )
-        for text in notes:  # in transcript order
-            note, raw = observe_note(payload, text, settings, root, agent)
-            if note is not None:
-                _write(local, note, raw, settings)
-        if new_mark != mark:
-            write_private_json(mark_path, new_mark)
-    finally:
-        os.close(lock)
 
 
 def observe_note(
@@ -128,20 +81,9 @@ def observe_note(
     return observation, raw
 
 
-def write_private_json(path: str, value: object) -> None:
-    """Atomically (a temporary file, then a rename), owner-only; a failure is ignored."""
-    try:
-        folder = os.path.dirname(path)
-        if not os.path.isdir(folder):
-            from memcli.privacy import owner_only
-
-            owner_only.make_folders(folder)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with os.fdopen(untrusted.open_private(tmp), "w", encoding="utf-8") as handle:
-            handle.write(fastjson.dumps(value))
-        os.replace(tmp, path)
-    except OSError:
-        pass
+def _turn_end(payload: dict[str, object]) -> bool:
+    """A cheap first test (capture runs on every tool call): a Stop event's shape."""
+    return "last_assistant_message" in payload or payload.get("hook_event_name") == "Stop"
 
 
 def _memory_dir(root: str | None) -> str | None:
@@ -383,7 +325,7 @@ def _scope(root: str) -> dict[str, str | None]:
     )
 
 
-def _write(
+def write(
     local: str,
     observation: dict[str, object],
     raw: dict[str, object] | None,
