@@ -155,7 +155,20 @@ def _choose(current: dict[str, object], config: dict[str, object]) -> list[dict[
     fresh.sort(key=lambda c: (candidates.PRIORITY.index(str(c.get("kind"))), -sayings.strength(c)))
     per_turn, per_session = _number(config, "max_per_turn"), _number(config, "max_per_session")
     room = max(0, min(per_turn, per_session - len(asked)))
-    return fresh[:room]
+    # What was said mid-turn takes at most half of a session's requests: it must not crowd
+    # out what later turns show happening (a fix, a check still failing, a refusal).
+    said = sum(1 for a in asked if isinstance(found.get(a), dict) and found[a].get("origin"))
+    said_room = max(0, per_session // 2 - said)
+    chosen: list[dict[str, object]] = []
+    for candidate in fresh:
+        if len(chosen) >= room:
+            break
+        if candidate.get("origin"):
+            if not said_room:
+                continue
+            said_room -= 1
+        chosen.append(candidate)
+    return chosen
 
 
 def _number(config: dict[str, object], key: str) -> int:

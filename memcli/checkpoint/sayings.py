@@ -57,8 +57,13 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
             add(state, "convention", sentence.lower(), [f'the user said: "{sentence}"'], record)
 
 
-def message(text: str, state: dict[str, object], record: dict[str, object] | None) -> None:
-    """Decisions and root causes in an assistant message (captured, or from the Stop event)."""
+def message(
+    text: str, state: dict[str, object], record: dict[str, object] | None, mid_turn: bool = False
+) -> None:
+    """Decisions and root causes in an assistant message (captured, or from the Stop event);
+    ``mid_turn``: a note, where a choice counts only with its reason (a plan says "X instead
+    of Y" as often as a decision does) and candidates are marked ``origin: note``."""
+    extra: dict[str, object] = {"origin": "note"} if mid_turn else {}
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
     assert isinstance(seen, set)
     for sentence in sentences(text)[:80]:
@@ -70,15 +75,16 @@ def message(text: str, state: dict[str, object], record: dict[str, object] | Non
         words = len(sentence.split())
         if "?" in sentence or not 6 <= words <= 60 or signals.narration(sentence):
             continue
+        said = [f'you said: "{sentence}"']
         if signals.root_cause(sentence):
-            add(state, "cause", sentence.lower(), [f'you said: "{sentence}"'], record)
+            add(state, "cause", sentence.lower(), said, record, **extra)
         elif signals.decision(sentence):
-            add(state, "decision", sentence.lower(), [f'you said: "{sentence}"'], record)
+            if not mid_turn or _has(_CHOICE_AND_REASON, sentence):
+                add(state, "decision", sentence.lower(), said, record, **extra)
         elif learned(sentence):
-            add(state, "cause", sentence.lower(), [f'you said: "{sentence}"'], record)
+            add(state, "cause", sentence.lower(), said, record, **extra)
         elif environment_fact(sentence) or _quoted_environment(sentence):
-            add(state, "env", sentence.lower(), [f'you said: "{sentence}"'], record,
-                env="stated")  # fmt: skip
+            add(state, "env", sentence.lower(), said, record, env="stated", **extra)
 
 
 # What the assistant learned, in the shape of a finding: a lead that reports one ("I see",
@@ -187,7 +193,7 @@ def strength(candidate: dict[str, object]) -> int:
     score = 1
     if kind in ("cause", "subagent") and signals.root_cause(said, stated=True):
         score = 2  # "the root cause was", "is caused by", "because X does not ..."
-    elif kind == "decision" and fastre.cached(_CHOICE_AND_REASON, fastre.IGNORECASE).search(said):
+    elif kind == "decision" and _has(_CHOICE_AND_REASON, said):
         score = 2  # a choice over an alternative, and why
     elif kind == "env" and candidate.get("env") != "stated":
         score = 2  # seen in a command's output, not only said
@@ -216,8 +222,12 @@ def _concrete(said: str) -> int:
 
 
 def note(text: str, state: dict[str, object], record: dict[str, object] | None) -> None:
-    """A mid-turn assistant note: read as any assistant message."""
-    message(text, state, record)
+    """A mid-turn assistant note: read as an assistant message, with the bar of a note."""
+    message(text, state, record, mid_turn=True)
+
+
+def _has(pattern: str, text: str) -> bool:
+    return fastre.cached(pattern, fastre.IGNORECASE).search(text) is not None
 
 
 def subagent(record: dict[str, object], state: dict[str, object]) -> None:

@@ -95,3 +95,23 @@ def test_a_text_that_can_state_nothing_is_not_masked() -> None:
     assert not sayings.may_state_fact("Let me run the tests and look at the output.")
     assert sayings.may_state_fact("It turns out the lock is never released.")
     assert sayings.may_state_fact('It failed with "Permission denied" on the socket.')
+
+
+def test_a_choice_said_mid_turn_needs_its_reason() -> None:
+    plan = "The list now renders with a table instead of nested divs."
+    assert found(plan) == []  # a plan, in a note
+    state: dict[str, object] = {"session": "s"}
+    sayings.message(plan, state, None)  # the closing message keeps the old bar
+    assert state.get("candidates")
+    reasoned = "The list uses a table instead of nested divs because screen readers announce rows."
+    assert [kind for kind, _line in found(reasoned)] == ["decision"]
+
+
+def test_notes_take_at_most_half_of_a_session_s_requests() -> None:
+    notes = [candidate("cause", f"finding {n}", origin="note") for n in range(10)]
+    failing = candidate("unresolved", "`pytest` still fails at the end of the turn")
+    state: dict[str, object] = {"candidates": {c["id"]: c for c in [*notes, failing]},
+                                "asked": [f"finding {n}" for n in range(4)]}  # fmt: skip
+    config: dict[str, object] = {"max_per_turn": 5, "max_per_session": 12}
+    chosen = [c["id"] for c in run._choose(state, config)]
+    assert chosen == ["finding 4", "finding 5", failing["id"]]
