@@ -61,7 +61,7 @@ def message(
     text: str, state: dict[str, object], record: dict[str, object] | None, mid_turn: bool = False
 ) -> None:
     """Decisions and root causes in an assistant message (captured, or from the Stop event);
-    ``mid_turn``: a note, where a choice counts only with its reason (a plan says "X instead
+    ``mid_turn``: a note, where a decision counts only with its reason (a plan says "X instead
     of Y" as often as a decision does) and candidates are marked ``origin: note``."""
     extra: dict[str, object] = {"origin": "note"} if mid_turn else {}
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
@@ -79,7 +79,7 @@ def message(
         if signals.root_cause(sentence):
             add(state, "cause", sentence.lower(), said, record, **extra)
         elif signals.decision(sentence):
-            if not mid_turn or _has(_CHOICE_AND_REASON, sentence):
+            if not mid_turn or _has(_REASON, sentence):
                 add(state, "decision", sentence.lower(), said, record, **extra)
         elif learned(sentence):
             add(state, "cause", sentence.lower(), said, record, **extra)
@@ -200,6 +200,7 @@ def strength(candidate: dict[str, object]) -> int:
     return score + _concrete(said)
 
 
+_REASON = r"\b(?:because|since|so that|as it|as they|to avoid|which avoids)\b"
 _CHOICE_AND_REASON = (
     r"\b(?:instead of|rather than|over|chose|opted|decided|went with|in favou?r of)\b"
     r".{0,200}\b(?:because|since|so that|as it|as they|to avoid|which avoids)\b"

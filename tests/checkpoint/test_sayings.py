@@ -97,7 +97,7 @@ def test_a_text_that_can_state_nothing_is_not_masked() -> None:
     assert sayings.may_state_fact('It failed with "Permission denied" on the socket.')
 
 
-def test_a_choice_said_mid_turn_needs_its_reason() -> None:
+def test_a_decision_said_mid_turn_needs_its_reason() -> None:
     plan = "The list now renders with a table instead of nested divs."
     assert found(plan) == []  # a plan, in a note
     state: dict[str, object] = {"session": "s"}
@@ -105,6 +105,8 @@ def test_a_choice_said_mid_turn_needs_its_reason() -> None:
     assert state.get("candidates")
     reasoned = "The list uses a table instead of nested divs because screen readers announce rows."
     assert [kind for kind, _line in found(reasoned)] == ["decision"]
+    no_choice = "Since the API has no batch call, the sync uses one request per page."
+    assert [kind for kind, _line in found(no_choice)] == ["decision"]
 
 
 def test_notes_take_at_most_half_of_a_session_s_requests() -> None:
