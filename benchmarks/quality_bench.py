@@ -242,12 +242,15 @@ def leaked_files(store: Path) -> list[str]:
     """Files under `.memory/` holding a value this checkout's masking would still mask (JSON
     lines are masked value by value, as capture writes them; other files as text)."""
     try:
-        from memcli.privacy.masking import mask, mask_obj
-    except ImportError:  # pragma: no cover - a checkout from before memcli/privacy/
+        from memcli.privacy.redactor import mask, mask_obj
+    except ImportError:  # pragma: no cover - a checkout from before the mask helpers moved
         try:
-            from memcli.capture.masking import mask, mask_obj  # type: ignore[no-redef]
-        except ImportError:  # pragma: no cover - the bench runs in the project's venv
-            return []
+            from memcli.privacy.masking import mask, mask_obj  # type: ignore[no-redef]
+        except ImportError:  # pragma: no cover - a checkout from before memcli/privacy/
+            try:
+                from memcli.capture.masking import mask, mask_obj  # type: ignore[no-redef]
+            except ImportError:  # pragma: no cover - the bench runs in the project's venv
+                return []
     leaks = []
     for path in sorted(p for p in store.rglob("*") if p.is_file()):
         if path.name == "regex.cache" or "index" in path.relative_to(store).parts:

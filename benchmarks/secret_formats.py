@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from memcli.privacy.masking import mask  # noqa: E402
+from memcli.privacy.redactor import mask  # noqa: E402
 from tests.privacy import test_privacy_boundary as samples  # noqa: E402
 
 

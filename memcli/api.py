@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli import __version__, config, ids, model, scope, timeutil
+from memcli import __version__, config, forgetting, ids, model, scope, timeutil
 from memcli.errors import MemError
+from memcli.forgetting import ForgetResult
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths, require_repo, require_store
 from memcli.reading import Reading
@@ -36,15 +37,6 @@ class InitResult:
     driver: str = ""  # the merge driver command registered in this clone's git config
     to_commit: list[str] = field(default_factory=list)  # paths to commit, repo-relative
     notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ForgetResult:
-    item: Item
-    removed: list[Path]
-    scrubbed: list[Path]
-    in_git_history: bool
-    purge_hint: str = field(default="")
 
 
 def init(start: Path | None = None) -> InitResult:
@@ -292,8 +284,6 @@ class Memory(Reading):
 
     def forget(self, item_id: str) -> ForgetResult:
         """Delete an item for real: its file, its raw evidence and every local trace of it."""
-        from memcli import forgetting
-
         item = self.get(item_id)
         return forgetting.forget(self, item)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,14 +22,22 @@ from memcli import atomic, untrusted
 from memcli.model import Item
 
 if TYPE_CHECKING:
-    from memcli.api import ForgetResult, Memory
+    from memcli.api import Memory
 
 FORGOTTEN = "[forgotten]"
 
 
+@dataclass
+class ForgetResult:
+    item: Item
+    removed: list[Path]
+    scrubbed: list[Path]
+    in_git_history: bool
+    purge_hint: str = field(default="")
+
+
 def forget(memory: Memory, item: Item) -> ForgetResult:
     from memcli import gitlayer
-    from memcli.api import ForgetResult
 
     path = memory.store.path_of(item.id)
     tracked = gitlayer.is_tracked(memory.root, path)

@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 import sys
 
+from memcli.capture import pipeline
+from memcli.capture.pipeline import CaptureError
+
 USAGE = """usage: mem capture [--agent NAME] [--kind KIND] [--session ID] [--strict]
 
 Read one hook event (JSON) or plain piped text on stdin and append it, filtered and masked,
@@ -23,10 +26,6 @@ to the session's buffer under .memory/local/. Exits 0 whatever happens (hooks fa
 """
 
 AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot")
-
-
-class CaptureError(Exception):
-    """Bad input: the event is skipped (exit 2 under --strict)."""
 
 
 def parse_args(argv: list[str]) -> dict[str, str | bool | None]:
@@ -65,8 +64,6 @@ def run(argv: list[str]) -> int:
         if options.get("help"):
             sys.stdout.write(USAGE)
             return 0
-        import memcli.capture.pipeline as pipeline
-
         pipeline.capture(options, log_path)
         return 0
     except CaptureError as exc:
@@ -85,7 +82,5 @@ def _failed(reason: str, code: int, strict: bool, log_path: list[str]) -> int:
         sys.stderr.write(f"mem capture: {line}\n")
         return code
     if log_path:
-        import memcli.capture.pipeline as pipeline
-
         pipeline.log(log_path[0], line)
     return 0

@@ -24,9 +24,11 @@ _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file")
 _FILE_TOOLS = ("Read", "Write", "NotebookRead", "NotebookEdit", "read_file", "write_file")
 
 
-def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
-    from memcli.capture.command import CaptureError
+class CaptureError(Exception):
+    """Bad input: the event is skipped (exit 2 under --strict)."""
 
+
+def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
     root = find_repo_root(os.getcwd())
     memory = _memory_dir(root)
     settings = load_settings(memory)
@@ -130,8 +132,6 @@ def _read_stdin(limit: int) -> tuple[bytes, int]:
 
 def _parse(text: str) -> dict[str, object] | None:
     """The hook payload, or None for plain text; broken JSON from a hook is an error."""
-    from memcli.capture.command import CaptureError
-
     stripped = text.lstrip()
     if not stripped.startswith("{"):
         return None

@@ -211,10 +211,10 @@ def run_reindex() -> int:
 
 
 def run_log(limit: int = 20, as_json: bool = False) -> int:
-    from memcli.retrieval import usage
+    from memcli.retrieval import receipts
 
     try:
-        receipts = usage.read_receipts(StorePaths(require_store()), limit)
+        receipts = receipts.read(StorePaths(require_store()), limit)
     except MemError as exc:
         return failed(exc)
     if as_json:

@@ -78,8 +78,9 @@ def stale_sessions(
 
 def spawn_detached(memory: Memory, sessions: Sequence[str] | None = None) -> int:
     """Compact ``sessions`` (all pending buffers when None) in a detached background process,
-    returning its pid at once. Its failures go to ``local/mem.log``."""
-    code = "import sys; from memcli.compact.run import detached_main; detached_main(sys.argv[1:])"
+    returning its pid at once. The process runs :func:`memcli.compact.background.main`;
+    its failures go to ``local/mem.log``."""
+    code = "import sys; from memcli.compact.background import main; main(sys.argv[1:])"
     args = [sys.executable, "-c", code, str(memory.root), *(sessions if sessions else ["--all"])]
     options: dict[str, Any] = {"start_new_session": True}
     if sys.platform == "win32":  # pragma: no cover
@@ -94,26 +95,6 @@ def spawn_detached(memory: Memory, sessions: Sequence[str] | None = None) -> int
         **options,
     )
     return process.pid
-
-
-def detached_main(argv: list[str]) -> int:
-    """Entry point of :func:`spawn_detached`'s process: never raises, logs instead."""
-    from memcli.api import Memory
-
-    if not argv:
-        return 2
-    root = Path(argv[0])
-    try:
-        memory = Memory.open(root)
-        if argv[1:] == ["--all"]:
-            compact_all(memory)
-        else:
-            for name in argv[1:]:
-                compact_session(memory, name)
-    except Exception as exc:  # noqa: BLE001 - nobody is watching this process
-        buffers.log(StorePaths(root), f"detached compaction failed: {type(exc).__name__}: {exc}")
-        return 3
-    return 0
 
 
 def _compact_locked(memory: Memory, name: str) -> CompactResult:

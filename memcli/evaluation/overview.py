@@ -14,7 +14,7 @@ from typing import Any
 
 from memcli import timeutil
 from memcli.api import Memory
-from memcli.retrieval import loader, usage
+from memcli.retrieval import loader, receipts, usage
 
 # Age buckets by the time an item was last updated: (label, upper bound in days).
 AGE_BUCKETS = (
@@ -104,7 +104,7 @@ def overview(memory: Memory, *, with_sessions: bool = True) -> dict[str, Any]:
 def top_retrieved(memory: Memory, titles: dict[str, str]) -> list[dict[str, Any]]:
     """The items returned most often by retrievals (receipts), with how often each was opened."""
     returned: Counter[str] = Counter()
-    for receipt in usage.read_receipts(memory.paths, limit=10**9):
+    for receipt in receipts.read(memory.paths, limit=10**9):
         for entry in receipt.get("returned") or []:
             item_id = entry[0] if isinstance(entry, list) and entry else entry
             if isinstance(item_id, str):

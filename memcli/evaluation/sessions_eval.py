@@ -39,7 +39,7 @@ from typing import Any
 
 from memcli.api import Memory
 from memcli.evaluation.sessions_data import Observation, Session, epoch, load_sessions
-from memcli.retrieval import context, usage
+from memcli.retrieval import context, receipts
 
 PUSHED = ("index", "recall")
 PULLED = {"mcp-search": "search", "mcp-get": "get", "mcp-index": "index"}
@@ -168,7 +168,7 @@ def _ratio(part: float, whole: float) -> float | None:
 def read_injections(memory: Memory) -> list[Injection]:
     """Every injecting or pulling receipt, oldest first; unreadable lines are skipped."""
     found: list[Injection] = []
-    for receipt in usage.read_receipts(memory.paths, limit=10**9):
+    for receipt in receipts.read(memory.paths, limit=10**9):
         op = receipt.get("op")
         ts = epoch(receipt.get("time"))
         if ts is None or not isinstance(op, str) or (op not in PUSHED and op not in PULLED):

@@ -20,7 +20,7 @@ from memcli.api import Memory
 from memcli.errors import MemError
 from memcli.mcpserver.cache import IndexCache
 from memcli.paths import StorePaths, find_repo_root
-from memcli.retrieval import context, layer1, search, tokenize, usage
+from memcli.retrieval import context, layer1, receipts, search, tokenize
 
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 2000
@@ -62,7 +62,7 @@ class MemoryService:
     ) -> None:
         answer = kw.get("answer")
         tokens = context.estimate_tokens(json.dumps(answer, ensure_ascii=False)) if answer else 0
-        usage.append_receipt(
+        receipts.append(
             self.paths,
             op,
             query=query,

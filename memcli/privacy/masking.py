@@ -308,17 +308,3 @@ def secret_under_key(key: str, value: str) -> bool:
     """A one-line string under a key that names a secret (``{"password": "..."}``)."""
     level = tier(key) if 0 < len(key) <= 64 else 0
     return bool(level) and "\n" not in value and secret_value(value, level, '"', True, key.lower())
-
-
-def mask(text: str, extra_patterns: Sequence[str] = (), mask_emails: bool = True) -> str:
-    """`text` as :class:`memcli.privacy.redactor.Redactor` masks it with these settings."""
-    from memcli.privacy.redactor import Redactor
-
-    return Redactor.cached(tuple(extra_patterns), mask_emails).mask(text)
-
-
-def mask_obj(obj: object, extra_patterns: Sequence[str] = (), mask_emails: bool = True) -> object:
-    """`obj` as :class:`memcli.privacy.redactor.Redactor` masks it with these settings."""
-    from memcli.privacy.redactor import Redactor
-
-    return Redactor.cached(tuple(extra_patterns), mask_emails).mask_obj(obj)

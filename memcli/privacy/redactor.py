@@ -186,3 +186,13 @@ def use_store_cache(local: str) -> None:
         fastre.use_cache(os.path.join(local, REGEX_CACHE))
     masking.prepare()
     fastre.save()
+
+
+def mask(text: str, extra_patterns: Sequence[str] = (), mask_emails: bool = True) -> str:
+    """`text` as a :class:`Redactor` masks it with these settings."""
+    return Redactor.cached(tuple(extra_patterns), mask_emails).mask(text)
+
+
+def mask_obj(obj: object, extra_patterns: Sequence[str] = (), mask_emails: bool = True) -> object:
+    """`obj` as a :class:`Redactor` masks it with these settings."""
+    return Redactor.cached(tuple(extra_patterns), mask_emails).mask_obj(obj)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from memcli.capture.filters import FENCE_CLOSE, FENCE_OPEN
 from memcli.paths import StorePaths
-from memcli.retrieval import context, loader, persisted, usage
+from memcli.retrieval import context, loader, persisted, receipts
 from memcli.retrieval.search import SearchResult, search_outcome
 
 TITLE_MAX = 100
@@ -158,7 +158,7 @@ def layer1_index(
     result = Layer1(entries[:shown], text, budget, total, ctx.project)
     result.pending = pending
     if record:
-        usage.append_receipt(
+        receipts.append(
             paths,
             "index",
             query=None,
@@ -297,7 +297,7 @@ def recall(
     text, shown = _fit_recall(lines, budget_tokens)
     results = relevant[:shown]
     if record:
-        usage.append_receipt(
+        receipts.append(
             paths,
             "recall",
             query=prompt[:500],

@@ -36,7 +36,7 @@ import re
 from pathlib import Path
 
 from memcli.paths import StorePaths
-from memcli.retrieval import context, loader, persisted, tokenize, usage
+from memcli.retrieval import context, loader, persisted, receipts, tokenize
 
 # Names for the type checker only: `typing` and `dataclasses` cost milliseconds to import on
 # the query path, which runs as its own process on every search and session start.
@@ -174,7 +174,7 @@ def search_outcome(
     outcome.scope = ctx.project
     if record:
         returned = [(r.id, r.score) for r in outcome.results]
-        usage.append_receipt(
+        receipts.append(
             paths,
             "search",
             query=query,

@@ -1,4 +1,4 @@
-"""Local state, never committed: use counts (``usage.json``) and receipts (``receipts.jsonl``).
+"""Local state, never committed: use counts (``usage.json``).
 
 Use counts weigh retrieval. A use is an item opened in full (`mem show`, the MCP server's
 ``memory_get``), not an item merely listed by a search: counting search results would
@@ -6,12 +6,8 @@ feed back into the ranking that produced them (measured: recall@10 on the benchm
 from 0.840 to 0.827 over its 531 queries). They live under ``local/`` so that reading memory
 never dirties the working tree and two branches never conflict over counters.
 ``usage.json`` maps an item id to ``{"hits": N, "last": ISO time}`` (keyed by id, so
-`mem forget` can scrub it).
-
-A receipt is one JSON line per retrieval (search, index, recall): the query, how many items
-were candidates, the ids and scores returned and the tokens injected. It answers "why was this
-(not) retrieved?". Lines are appended with one ``write`` on an ``O_APPEND`` descriptor, so
-parallel hooks never interleave them.
+`mem forget` can scrub it). What each retrieval returned is kept apart, in
+:mod:`memcli.retrieval.receipts`.
 """
 
 from __future__ import annotations
@@ -20,7 +16,6 @@ import json
 import os
 import time
 
-from memcli.capture import fastjson
 from memcli.paths import StorePaths
 from memcli.privacy import owner_only
 
@@ -30,13 +25,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
-
-RECEIPTS_NAME = "receipts.jsonl"
-RECEIPTS_MAX_BYTES = 5_000_000  # past this the older half is dropped
-
-
-def receipts_path(paths: StorePaths) -> str:
-    return os.path.join(os.fspath(paths.local), RECEIPTS_NAME)
 
 
 def _stamp(now: float | None = None) -> str:
@@ -80,63 +68,3 @@ def record_use(paths: StorePaths, item_ids: Iterable[str]) -> None:
         owner_only.write_atomic(os.fspath(paths.usage), text.encode("utf-8"))
     except OSError:
         pass
-
-
-def append_receipt(
-    paths: StorePaths,
-    operation: str,
-    *,
-    query: str | None,
-    candidates: int,
-    returned: list[tuple[str, float]],
-    tokens: int,
-    scope: str | None,
-) -> None:
-    """Append one receipt line, the query masked like everything else written under
-    ``.memory/``; a missing or read-only ``local/`` is silently skipped."""
-    if not paths.local.is_dir():
-        return
-    if query:
-        from memcli.privacy.redactor import Redactor, use_store_cache
-        from memcli.retrieval.context import load_settings
-
-        use_store_cache(os.fspath(paths.local))
-        query = Redactor.from_settings(load_settings(paths)).mask(query)
-    record = {
-        "time": _stamp(),
-        "op": operation,
-        "query": query,
-        "scope": scope,
-        "candidates": candidates,
-        "returned": [[item_id, round(score, 4)] for item_id, score in returned],
-        "tokens": tokens,
-    }
-    line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
-    path = receipts_path(paths)
-    try:
-        fd, _ = owner_only.open_append(path)
-        try:
-            os.write(fd, line)
-            size = os.fstat(fd).st_size
-        finally:
-            os.close(fd)
-        if size > RECEIPTS_MAX_BYTES:
-            _halve(path)
-    except OSError:
-        pass
-
-
-def _halve(path: str) -> None:
-    with open(path, "rb") as handle:
-        lines = handle.readlines()
-    owner_only.write_atomic(path, b"".join(lines[len(lines) // 2 :]))
-
-
-def read_receipts(paths: StorePaths, limit: int = 20) -> list[dict[str, Any]]:
-    """The most recent receipts, newest last (what `mem log` shows); bad lines skipped."""
-    try:
-        with open(receipts_path(paths), encoding="utf-8", errors="replace") as handle:
-            lines = handle.readlines()
-    except OSError:
-        return []
-    return fastjson.records(lines[-limit:] if limit > 0 else [])

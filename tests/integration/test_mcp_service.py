@@ -12,7 +12,7 @@ from memcli import api
 from memcli.errors import MemError
 from memcli.mcpserver.service import MemoryService
 from memcli.paths import StorePaths
-from memcli.retrieval import persisted, usage
+from memcli.retrieval import persisted, receipts, usage
 
 
 def age_items(root: Path) -> None:
@@ -62,9 +62,9 @@ def test_receipts_and_use_counts(service: MemoryService, repo: Path) -> None:
     layer = service.index(budget=200)
     assert layer["tokens"] <= 200 and "memory_get(id)" in layer["text"]
     paths = StorePaths(repo)
-    ops = [r["op"] for r in usage.read_receipts(paths)]
+    ops = [r["op"] for r in receipts.read(paths)]
     assert ops == ["mcp-search", "mcp-get", "mcp-index"]
-    assert all(r["tokens"] > 0 for r in usage.read_receipts(paths))
+    assert all(r["tokens"] > 0 for r in receipts.read(paths))
     assert usage.hit_counts(paths) == {hit["id"]: 1}  # a get is a use, a search is not
 
 

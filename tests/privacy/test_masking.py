@@ -18,14 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memcli.privacy.masking import (
-    DEFAULT_DENY_GLOBS,
-    EMAIL,
-    REDACTED,
-    is_denied_path,
-    mask,
-    mask_obj,
-)
+from memcli.privacy.masking import DEFAULT_DENY_GLOBS, EMAIL, REDACTED, is_denied_path
+from memcli.privacy.redactor import mask, mask_obj
 
 ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 HEX = "0123456789abcdef"

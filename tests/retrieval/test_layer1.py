@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from memcli import api
 from memcli.capture.filters import FENCE_CLOSE, FENCE_OPEN
 from memcli.paths import StorePaths
-from memcli.retrieval import usage
+from memcli.retrieval import receipts
 from memcli.retrieval.context import estimate_tokens
 from memcli.retrieval.layer1 import (
     RECORD,
@@ -97,7 +97,7 @@ def test_an_empty_store_or_a_tiny_budget_injects_nothing(repo: Path, add_item: A
 def test_the_index_leaves_a_receipt(repo: Path, add_item: AddItem) -> None:
     item = add_item("Receipt for the index")
     layer = layer1_index(repo)
-    [receipt] = usage.read_receipts(StorePaths(repo))
+    [receipt] = receipts.read(StorePaths(repo))
     assert receipt["op"] == "index" and receipt["query"] is None
     assert receipt["tokens"] == layer.tokens
     assert receipt["returned"][0][0] == item.id
@@ -112,7 +112,7 @@ def test_recall_returns_relevant_items_under_the_recall_budget(
     assert results[0].id == item.id
     assert text.startswith(FENCE_OPEN) and estimate_tokens(text) <= 150
     assert recall(repo, "completely unrelated words")[0] == ""
-    assert usage.read_receipts(StorePaths(repo))[-1]["op"] == "recall"
+    assert receipts.read(StorePaths(repo))[-1]["op"] == "recall"
 
 
 safe_text = (

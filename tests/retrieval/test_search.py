@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import AddItem, age_files
 
 from memcli.paths import StorePaths
-from memcli.retrieval import index_builder, usage
+from memcli.retrieval import index_builder, receipts, usage
 from memcli.retrieval.search import search, search_outcome
 
 
@@ -119,14 +119,14 @@ def test_every_search_leaves_a_receipt(repo: Path, add_item: AddItem) -> None:
     item = add_item("Receipts are written", "For every search.")
     outcome = search_outcome(repo, "receipts written", limit=5)
     search(repo, "nothing matches this", limit=5)
-    receipts = usage.read_receipts(StorePaths(repo))
-    assert [r["op"] for r in receipts] == ["search", "search"]
-    assert receipts[0]["query"] == "receipts written"
-    assert receipts[0]["candidates"] == outcome.candidates == 1
-    assert receipts[0]["returned"][0][0] == item.id
-    assert receipts[1]["returned"] == []
+    written = receipts.read(StorePaths(repo))
+    assert [r["op"] for r in written] == ["search", "search"]
+    assert written[0]["query"] == "receipts written"
+    assert written[0]["candidates"] == outcome.candidates == 1
+    assert written[0]["returned"][0][0] == item.id
+    assert written[1]["returned"] == []
     search(repo, "receipts", record=False)
-    assert len(usage.read_receipts(StorePaths(repo))) == 2
+    assert len(receipts.read(StorePaths(repo))) == 2
 
 
 def test_searching_leaves_committed_files_untouched(repo: Path, add_item: AddItem) -> None:
