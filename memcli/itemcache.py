@@ -27,9 +27,10 @@ import hashlib
 import marshal
 import os
 import time
+from pathlib import Path
 from typing import Any
 
-from memcli import untrusted
+from memcli import itemfile, untrusted
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths
 from memcli.progress import report as report_progress
@@ -211,13 +212,10 @@ def load(
     ``deadline`` (a :func:`time.monotonic` value): stop reading files then; the snapshot is
     then partial (``pending`` files not read) and saving it keeps the work done so far.
     The caller saves the snapshot (:meth:`Snapshot.save`) once done with it."""
-    from memcli.store import ItemStore
-
     snapshot = Snapshot(paths)
     scan_ns = time.time_ns()
     names, stats = scan(os.fspath(paths.items))
     stored = snapshot._stored = _Stored(cache_path(paths) if trust else "")
-    store = ItemStore(paths)
     snapshot.names, snapshot.stats = names, stats
     snapshot.changed = set(stored.files) != {n for n in names if stats[n] is not None}
     racy = scan_ns - racy_window(stats)
@@ -249,7 +247,7 @@ def load(
         try:
             data = untrusted.read_bytes(path)
         except untrusted.Unreadable as exc:  # never cached: reported on every read
-            problem = Problem(store.display(path), 1, "(file)", str(exc))
+            problem = Problem(itemfile.shown(paths, path), 1, "(file)", str(exc))
             snapshot.entries[name] = [None, [list(_fields(problem))]]
             continue
         snapshot.read += 1
@@ -258,7 +256,7 @@ def load(
         entry = stored.parsed.get(name + "\0" + digest)
         if entry is None:
             snapshot.parsed += 1
-            entry = parse_entry(store, path, data)
+            entry = parse_entry(paths, path, data)
         snapshot.entries[name] = entry
         if stat is not None:
             mtime = stat[0] if stat[0] < racy else -1
@@ -270,7 +268,7 @@ def _fields(problem: Problem) -> tuple[str, int, str, str]:
     return problem.path, problem.line, problem.field, problem.message
 
 
-def parse_entry(store: Any, path: Any, data: bytes) -> Entry:
+def parse_entry(paths: StorePaths, path: Path, data: bytes) -> Entry:
     """The entry of one item file from its bytes: validated data, or its problems."""
-    item_data, problems = store.parse_bytes(path, data)
+    item_data, problems = itemfile.parse_bytes(paths, path, data)
     return [item_data, [list(_fields(p)) for p in problems]]

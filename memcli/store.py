@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from memcli import atomic, ids, model, untrusted
+from memcli import atomic, ids, itemfile, model, untrusted
 from memcli.errors import MemError
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths
@@ -52,26 +52,7 @@ class ItemStore:
 
     def parse_bytes(self, path: Path, data: bytes) -> tuple[dict[str, Any] | None, list[Problem]]:
         """An item file's validated mapping from its bytes, or the problems with it."""
-        from memcli import yamlread
-
-        shown = self.display(path)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return None, [Problem(shown, 1, "(file)", f"not UTF-8 text ({exc.reason})")]
-        doc, problem = yamlread.parse(text, shown)
-        if problem is not None:
-            return None, [problem]
-        assert doc is not None
-        plain = doc.plain()
-        problems = model.validate(plain, shown, doc.line_of)
-        if not problems and plain.get("id") != path.stem:
-            problems.append(
-                Problem(shown, doc.line_of("id"), "id", f"does not match the file name {path.name}")
-            )
-        if problems:
-            return None, problems
-        return plain, []
+        return itemfile.parse_bytes(self.paths, path, data)
 
     def load_all(self, hashes: dict[str, str] | None = None) -> tuple[list[Item], list[Problem]]:
         """Every item and every problem, through the parse cache (only changed files are
@@ -168,13 +149,7 @@ class ItemStore:
 
     def display(self, path: Path) -> str:
         """A path relative to the repository root, as messages show it."""
-        text, root = str(path), str(self.paths.root)
-        if text.startswith(root + os.sep):
-            return text[len(root) + 1 :]
-        try:
-            return str(path.relative_to(self.paths.root))
-        except ValueError:
-            return str(path)
+        return itemfile.shown(self.paths, path)
 
     def size_bytes(self) -> int:
         """Bytes of the regular item files (a link is never followed)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memcli import api, itemcache
+from memcli import api, itemcache, itemfile
 from memcli.model import Item
 from memcli.paths import StorePaths
 from memcli.store import ItemStore
@@ -45,13 +45,13 @@ def fresh_read(paths: StorePaths) -> dict[str, str]:
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the files parsed (not answered from the cache), in order."""
     seen: list[str] = []
-    original = ItemStore.parse_bytes
+    original = itemfile.parse_bytes
 
-    def counting(self: ItemStore, path: Path, data: bytes):  # type: ignore[no-untyped-def]
+    def counting(paths: StorePaths, path: Path, data: bytes):  # type: ignore[no-untyped-def]
         seen.append(path.name)
-        return original(self, path, data)
+        return original(paths, path, data)
 
-    monkeypatch.setattr(ItemStore, "parse_bytes", counting)
+    monkeypatch.setattr(itemfile, "parse_bytes", counting)
     return seen
 
 

@@ -214,19 +214,19 @@ def run_log(limit: int = 20, as_json: bool = False) -> int:
     from memcli.retrieval import receipts
 
     try:
-        receipts = receipts.read(StorePaths(require_store()), limit)
+        written = receipts.read(StorePaths(require_store()), limit)
     except MemError as exc:
         return failed(exc)
     if as_json:
-        sys.stdout.write(json.dumps(receipts, indent=2) + "\n")
+        sys.stdout.write(json.dumps(written, indent=2) + "\n")
         return 0
     if not sys.stdout.isatty():
         from memcli.cli import tsv
 
-        for receipt in receipts:
+        for receipt in written:
             sys.stdout.write(tsv.row(_receipt_fields(receipt)) + "\n")
         return 0
-    for receipt in receipts:
+    for receipt in written:
         sys.stdout.write(_receipt_line(receipt) + "\n")
     return 0
 

@@ -21,7 +21,7 @@ from array import array
 
 from memcli import untrusted
 from memcli.retrieval import bm25, persisted
-from memcli.retrieval.loader import LoadedIndex
+from memcli.retrieval.index_files import DAMAGE, LoadedIndex, open_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -206,3 +206,21 @@ class OverlaidIndex(LoadedIndex):
     def document_frequency(self, term: str) -> int:
         found = self.postings(term)
         return 0 if found is None else len(found[0])
+
+
+def open_loaded(folder: str) -> LoadedIndex | None:
+    """The index in ``folder`` with its delta laid over it (if one is current), or None."""
+    file = open_file(folder)
+    if file is None:
+        return None
+    found = read(folder, int(file.header["generation"]))
+    if found is None:
+        return LoadedIndex(file)
+    try:
+        index: LoadedIndex = OverlaidIndex(file, found)
+    except (OSError, *DAMAGE):
+        file.close()
+        remove(folder)
+        return open_loaded(folder)
+    index.generation = int(found["generation"])
+    return index

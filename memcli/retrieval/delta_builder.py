@@ -10,7 +10,8 @@ from typing import Any
 
 from memcli import itemcache, untrusted
 from memcli.paths import StorePaths
-from memcli.retrieval import delta, loader, persisted
+from memcli.retrieval import delta, index_files, persisted
+from memcli.retrieval.index_records import BuildReport, record_of
 
 Scan = tuple[list[str], list[int], list[int]]
 
@@ -20,14 +21,13 @@ def update(
 ) -> Any:
     """A BuildReport after writing the delta for what changed; None when a full build is
     due instead (no verified state to compare with, or too many changes)."""
-    from memcli.retrieval.index_builder import BuildReport, record_of
     from memcli.store import ItemStore
 
     started = time.perf_counter()
     base_generation = int(base.header["generation"])
     previous = delta.read(folder, base_generation)
     generation = int(previous["generation"]) if previous else base_generation
-    verified = loader.read_files(folder, generation)
+    verified = index_files.read_files(folder, generation)
     if verified is None:
         return None
     names, mtimes, sizes = scanned
@@ -92,7 +92,7 @@ def update(
     delta.write(folder, {"base": base_generation, "generation": new_generation, **content})
     racy = scan_ns - itemcache.racy_window({"": (mtimes[0], 0, 0)} if mtimes else {})
     kept = [m if m < racy else -1 for m in mtimes]
-    loader.write_files(folder, new_generation, (names, kept, sizes))
+    index_files.write_files(folder, new_generation, (names, kept, sizes))
     report.documents = (
         int(base.header["documents"])
         + sum(1 for n, (_, r) in changes.items() if r is not None and r[0] is not None)

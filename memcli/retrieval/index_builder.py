@@ -35,75 +35,15 @@ import os
 import sys
 import time
 from array import array
-from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from memcli import itemcache, progress, timeutil
+from memcli import itemcache, progress
 from memcli.errors import MemError
 from memcli.model import Item
 from memcli.paths import StorePaths
-from memcli.retrieval import bm25, loader, persisted, tokenize
-
-TEXT_MAX_CHARS = 4000
-
-# What the cache keeps per item file, as a plain list (marshal loads lists fast): id, kind,
-# title, tags, project, branch, created, updated, importance, confidence, expires,
-# supersedes, text, then the term counts of title, body and meta (13, 14, 15), then created,
-# updated and expires as Unix seconds (16, 17, 18). A file that could not be read is
-# [None, problem].
-Record = list[Any]
-
-
-@dataclass
-class BuildReport:
-    documents: int = 0
-    scanned: int = 0
-    hashed: int = 0  # files read and hashed because their stat changed
-    parsed: int = 0  # files parsed as YAML because their content changed
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    rewritten: bool = False
-    seconds: float = 0.0
-    problems: list[str] = field(default_factory=list)
-    generation: int = 0  # of the index (and delta) written
-    pending: int = 0  # item files left unread at the deadline: the index was not written
-    partial: bytes = b""  # then: an index of the files read so far, for an answer now
-
-
-def record_of(item: Item) -> Record:
-    """What the index keeps of an item: its table columns and the term counts of each field."""
-    meta_text = " ".join(
-        [
-            *item.tags,
-            item.kind,
-            *(a.get("path", "") + " " + a.get("symbol", "") for a in item.anchors),
-        ]
-    )
-    text = (item.title + "\n" + item.body)[:TEXT_MAX_CHARS]
-    return [
-        item.id,
-        item.kind,
-        item.title,
-        list(item.tags),
-        item.scope.get("project", ""),
-        item.scope.get("branch", ""),
-        item.created,
-        item.updated,
-        float(item.importance),
-        item.confidence,
-        item.expires or "",
-        item.supersedes or "",
-        text,
-        dict(Counter(tokenize.tokens(item.title))),
-        dict(Counter(tokenize.tokens(item.body))),
-        dict(Counter(tokenize.tokens(meta_text))),
-        _timestamp(item.created),
-        _timestamp(item.updated),
-        _timestamp(item.expires or ""),
-    ]
+from memcli.retrieval import bm25, delta, delta_builder, index_files, persisted, tokenize
+from memcli.retrieval.index_records import BuildReport, Record, record_of
 
 
 def _record(entry: list[Any]) -> Record:
@@ -158,24 +98,22 @@ def build(
     ``local/index``)."""
     started = time.perf_counter()
     report = BuildReport()
-    folder = folder or loader.index_dir(paths)
+    folder = folder or index_files.index_dir(paths)
     items_dir = os.fspath(paths.items)
     scan_ns = time.time_ns()
-    stamp = loader.dir_mtime(items_dir)
+    stamp = index_files.dir_mtime(items_dir)
     if not force:
         if scanned is None:
-            scanned = loader.scan_items(items_dir)
+            scanned = index_files.scan_items(items_dir)
         report.scanned = len(scanned[0])
-        current = loader.open_loaded(folder)
+        current = delta.open_loaded(folder)
         if current is not None:
             try:
-                if loader.files_match(current, scanned):
-                    loader.write_state(folder, current.generation, stamp, scan_ns)
+                if index_files.files_match(current, scanned):
+                    index_files.write_state(folder, current.generation, stamp, scan_ns)
                     report.documents, report.problems = current.count, current.problems
                     report.seconds = time.perf_counter() - started
                     return report
-                from memcli.retrieval import delta_builder
-
                 small = delta_builder.update(paths, folder, current.file, scanned, scan_ns)
             except OSError as exc:
                 reason = exc.strerror or exc
@@ -185,7 +123,7 @@ def build(
             finally:
                 current.close()
             if small is not None:
-                loader.write_state(folder, small.generation, stamp, scan_ns)
+                index_files.write_state(folder, small.generation, stamp, scan_ns)
                 return small  # type: ignore[no-any-return]
     snapshot = itemcache.load(paths, trust=not force, deadline=deadline)
     try:
@@ -237,7 +175,7 @@ def build(
         report.pending, report.partial = snapshot.pending, persisted.pack(header, sections)
         report.seconds = time.perf_counter() - started
         return report
-    existing = loader.open_file(folder) if not force and not missing else None
+    existing = index_files.open_file(folder) if not force and not missing else None
     same_content = existing is not None and existing.header.get("content") == _content_key(
         names, hashes
     )
@@ -254,10 +192,8 @@ def build(
                 os.path.join(folder, persisted.INDEX_NAME), persisted.pack(header, sections)
             )
             report.rewritten = True
-        from memcli.retrieval import delta
-
         delta.remove(folder)
-        loader.write_files(folder, generation, files)
+        index_files.write_files(folder, generation, files)
     except OSError as exc:
         raise IndexNotWritable(
             f"cannot write the search index in {folder}: {exc.strerror or exc}"
@@ -265,7 +201,7 @@ def build(
     finally:
         if existing is not None:
             existing.close()
-    loader.write_state(folder, generation, stamp, scan_ns)
+    index_files.write_state(folder, generation, stamp, scan_ns)
     report.generation = generation
     report.seconds = time.perf_counter() - started
     return report
@@ -284,15 +220,6 @@ def _versions() -> dict[str, Any]:
         "tokenizer": tokenize.VERSION,
         "byteorder": sys.byteorder,
     }
-
-
-def _timestamp(text: str) -> float:
-    if not text:
-        return 0.0
-    try:
-        return timeutil.parse_time(text).timestamp()
-    except ValueError:
-        return 0.0
 
 
 def _index_sections(

@@ -9,23 +9,23 @@ from pathlib import Path
 import pytest
 from conftest import AddItem, age_files
 
+from memcli import itemfile
 from memcli.paths import StorePaths
-from memcli.retrieval import index_builder, loader, persisted
+from memcli.retrieval import index_builder, index_files, loader, persisted
 from memcli.retrieval.search import search
-from memcli.store import ItemStore
 
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of item files parsed as YAML, in order."""
     seen: list[str] = []
-    original = ItemStore.parse_bytes
+    original = itemfile.parse_bytes
 
-    def counting(self: ItemStore, path: Path, data: bytes):  # type: ignore[no-untyped-def]
+    def counting(paths: StorePaths, path: Path, data: bytes):  # type: ignore[no-untyped-def]
         seen.append(path.name)
-        return original(self, path, data)
+        return original(paths, path, data)
 
-    monkeypatch.setattr(ItemStore, "parse_bytes", counting)
+    monkeypatch.setattr(itemfile, "parse_bytes", counting)
     return seen
 
 
@@ -104,7 +104,7 @@ def test_an_in_place_edit_is_found_by_the_full_check(repo: Path, add_item: AddIt
     index_builder.build(paths)
     folder = loader.index_dir(paths)
     # A verified state: the quick check alone would now call the index fresh.
-    loader.write_state(folder, _generation(paths), loader.dir_mtime(str(paths.items)), 1 << 62)
+    index_files.write_state(folder, _generation(paths), loader.dir_mtime(str(paths.items)), 1 << 62)
     path = paths.item_file(item.id)
     stat = path.stat()
     path.write_text(path.read_text().replace("Old wording", "Fresh wording"))
@@ -114,7 +114,7 @@ def test_an_in_place_edit_is_found_by_the_full_check(repo: Path, add_item: AddIt
 
 
 def _generation(paths: StorePaths) -> int:
-    file = loader.open_file(loader.index_dir(paths))
+    file = index_files.open_file(loader.index_dir(paths))
     assert file is not None
     try:
         return int(file.header["generation"])
@@ -143,7 +143,7 @@ def test_a_damaged_or_foreign_index_is_rebuilt(repo: Path, add_item: AddItem) ->
     assert [r.id for r in search(repo, "damage")] == [item.id]
     data = index_file.read_bytes()
     index_file.write_bytes(data[: len(data) // 2])  # truncated sections
-    (Path(loader.index_dir(StorePaths(repo))) / loader.STATE_NAME).unlink()
+    (Path(loader.index_dir(StorePaths(repo))) / index_files.STATE_NAME).unlink()
     assert [r.id for r in search(repo, "damage")] == [item.id]
 
 
