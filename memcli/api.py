@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from memcli import __version__, config, forgetting, ids, model, scope, timeutil
 from memcli.errors import MemError
 from memcli.forgetting import ForgetResult
+from memcli.maintenance import Maintenance
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths, require_repo, require_store
 from memcli.reading import Reading
@@ -69,8 +70,9 @@ def init(start: Path | None = None) -> InitResult:
     )
 
 
-class Memory(Reading):
-    """One repository's memory store."""
+class Memory(Reading, Maintenance):
+    """One repository's memory store (reading: :mod:`memcli.reading`; compact, import, prune and
+    diff: :mod:`memcli.maintenance`)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -85,6 +87,12 @@ class Memory(Reading):
     @classmethod
     def open(cls, start: Path | None = None) -> Memory:
         return cls(require_store(start))
+
+    @classmethod
+    def open_repository(cls, start: Path | None = None) -> Memory:
+        """The repository around ``start``, with or without a ``.memory/`` (for `mem diff`,
+        which compares committed states)."""
+        return cls(require_repo(start))
 
     @classmethod
     def open_user(cls) -> Memory:

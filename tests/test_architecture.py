@@ -54,7 +54,16 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("engines: the index and search, the user-level store's merge", {"retrieval", "userstore"}),
     (
         "the library: the API and the work behind it",
-        {"api", "reading", "forgetting", "compact", "checkpoint", "review", "evaluation"},
+        {
+            "api",
+            "reading",
+            "maintenance",
+            "forgetting",
+            "compact",
+            "checkpoint",
+            "review",
+            "evaluation",
+        },
     ),
     ("front ends: the CLI, the MCP server, the entry point", {"cli", "mcpserver", "__main__"}),
 ]
@@ -71,6 +80,8 @@ ALLOWED = {
     ("memcli.itemcache", "memcli.retrieval"),
     ("memcli.itemcache", "memcli.retrieval.persisted"),
 }
+
+
 def module_name(path: Path, package: Path) -> str:
     parts = path.relative_to(package.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)

@@ -48,7 +48,6 @@ def _detach(session: str | None) -> None:
 
 
 def _detach_sessions(sessions: list[str] | None) -> None:
-    from memcli import compact as compaction
     from memcli.errors import MemError
 
     try:
@@ -56,7 +55,7 @@ def _detach_sessions(sessions: list[str] | None) -> None:
     except MemError:
         return  # no repository or no .memory/ here: nothing to compact
     try:
-        compaction.spawn_detached(memory, sessions)
+        memory.compact_in_background(sessions)
     except Exception as exc:  # noqa: BLE001 - a hook must never break the session
         from memcli.capture import pipeline
 
@@ -83,8 +82,6 @@ def compact(
     With --detach this is the session-end hook: it fails open (exit 0, nothing on stdout, the
     reason in .memory/local/mem.log) and prints nothing when it starts the background work.
     """
-    from memcli import compact as compaction
-
     event = ""
     if session is None and not all_sessions:
         session, event = _hook_payload()
@@ -97,9 +94,7 @@ def compact(
         _detach(session)
         return
     memory = open_memory()
-    results = (
-        [compaction.compact_session(memory, session)] if session else compaction.compact_all(memory)
-    )
+    results = memory.compact(session)
     show_warnings(memory)
     if as_json:
         print_json(

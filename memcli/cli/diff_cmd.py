@@ -34,15 +34,11 @@ def diff(
 ) -> None:
     """Show what changed in memory: items added, changed (field by field), removed,
     superseded, expired; possible contradictions between decisions."""
-    from memcli.paths import find_repo_root
-    from memcli.review import diff as review_diff
+    from memcli.api import Memory
 
     if fmt not in FORMATS:
-        raise MemError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    root = find_repo_root()
-    if root is None:
-        raise MemError("not inside a git repository (run `git init` first)")
-    result = review_diff.memory_diff(root, revisions)
+        raise MemError(f"{fmt!r} is not one of {', '.join(FORMATS)}", field="format")
+    result = Memory.open_repository().diff(revisions)
     if as_json or fmt == "json":
         print_json(result.to_json())
     elif fmt == "markdown":

@@ -35,6 +35,7 @@ FLAGS = {
     "format": "--format",
     "candidate": "--candidate",
     "candidates": "--dismiss",  # `mem add --dismiss ID...`
+    "paths": "PATHS",  # `mem import PATHS...`
 }
 
 

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from memcli import progress
 from memcli.cli.common import handle_errors, open_memory, print_json, show_warnings
-from memcli.errors import MemError
-
-if TYPE_CHECKING:
-    from memcli.compact.importer import ImportResult
-
-FORMATS = ("claude-code", "codex", "jsonl")
 
 
 @handle_errors
@@ -30,20 +24,8 @@ def import_(
 
     `--format claude-code`: transcripts (~/.claude/projects/<project>/); `--format codex`:
     session files (~/.codex/sessions/); `--format jsonl`: one item a line."""
-    from memcli import compact as compaction
-
-    if fmt not in FORMATS:
-        raise MemError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    for path in paths:
-        if not path.exists():
-            raise MemError(f"{path}: no such file or folder")
     memory = open_memory()
-    if fmt == "jsonl":
-        result = compaction.import_jsonl(memory, paths[0])
-        for path in paths[1:]:
-            result = _sum(result, compaction.import_jsonl(memory, path))
-    else:
-        result = compaction.import_transcripts(memory, paths, fmt, _report_transcripts)
+    result = memory.import_items(paths, fmt, _report_transcripts)
     show_warnings(memory)
     shown = str(paths[0]) if len(paths) == 1 else f"{len(paths)} paths"
     summary = {
@@ -64,13 +46,6 @@ def import_(
         + (f", {result.renamed} invalid ids replaced" if result.renamed else "")
         + (f" from {len(result.sessions)} sessions" if result.sessions else "")
     )
-
-
-def _sum(first: ImportResult, second: ImportResult) -> ImportResult:
-    for name in ("added", "updated", "unchanged", "renamed"):
-        setattr(first, name, getattr(first, name) + getattr(second, name))
-    first.ids += second.ids
-    return first
 
 
 def _report_transcripts(done: int, total: int) -> None:

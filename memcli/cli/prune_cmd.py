@@ -46,10 +46,8 @@ def prune(
     """Find expired and stale items, duplicates, leaked secrets and lint problems; without
     --check, fix them in the working tree (remove expired items, tag stale ones, update renamed
     anchors, merge duplicates, mask secrets) for a commit to review."""
-    from memcli.review import prune as review_prune
-
     memory = open_memory()
-    report = review_prune.run(memory, fix=not check, archive=archive)
+    report = memory.prune_check() if check else memory.prune_apply(archive)
     shown, left_out = report.shown(max_findings or None)
     if as_json:
         from memcli.batchwork import without_cycle_collector

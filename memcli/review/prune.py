@@ -367,8 +367,6 @@ def _run(memory: Memory, fix: bool, archive: bool | None) -> Report:
     if not fix:
         return report
     done = apply(memory, report, archive)
-    from memcli.api import Memory as Reopened
-
-    after = check(Reopened(memory.root))
+    after = check(type(memory)(memory.root))  # a fresh view: settings and items re-read
     after.applied = done
     return after
