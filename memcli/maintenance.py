@@ -66,13 +66,14 @@ class Maintenance:
             raise MemError(f"{fmt!r} is not one of {', '.join(IMPORT_FORMATS)}", field="format")
         if not paths:
             raise MemError("give at least one file or folder", field="paths")
-        for path in paths:
-            if not Path(path).exists():
+        found = [Path(path).expanduser() for path in paths]
+        for path in found:
+            if not path.exists():
                 raise MemError(f"{path}: no such file or folder")
         if fmt != "jsonl":
-            return compact.import_transcripts(self._as_memory(), paths, fmt, progress)
-        result = compact.import_jsonl(self._as_memory(), paths[0])
-        for path in paths[1:]:
+            return compact.import_transcripts(self._as_memory(), found, fmt, progress)
+        result = compact.import_jsonl(self._as_memory(), found[0])
+        for path in found[1:]:
             more = compact.import_jsonl(self._as_memory(), path)
             for name in ("added", "updated", "unchanged", "renamed", "lines", "skipped_lines"):
                 setattr(result, name, getattr(result, name) + getattr(more, name))
