@@ -174,10 +174,9 @@ def _compact_stale_sessions(root: Path) -> None:
     # The buffer check alone: memcli.api (and what it imports) only when there is work.
     stale = buffers.stale_sessions(StorePaths(root), 30 * 60)
     if stale:
-        from memcli import compact
         from memcli.api import Memory
 
-        compact.spawn_detached(Memory(root), stale)
+        Memory(root).compact_in_background(stale)
 
 
 def hook_failed(command: str, exc: Exception, strict: bool) -> int:
