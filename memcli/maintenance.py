@@ -27,6 +27,20 @@ if TYPE_CHECKING:
 IMPORT_FORMATS = ("claude-code", "codex", "jsonl")
 
 
+def import_sources(paths: Sequence[str | Path], fmt: str) -> list[Path]:
+    """The files or folders to import, checked: a MemError naming the field otherwise (the CLI
+    checks its arguments with this before it opens the store)."""
+    if fmt not in IMPORT_FORMATS:
+        raise MemError(f"{fmt!r} is not one of {', '.join(IMPORT_FORMATS)}", field="format")
+    if not paths:
+        raise MemError("give at least one file or folder", field="paths")
+    found = [Path(path).expanduser() for path in paths]
+    for path in found:
+        if not path.exists():
+            raise MemError(f"{path}: no such file or folder")
+    return found
+
+
 class Maintenance:
     """Mixed into :class:`memcli.api.Memory`, which provides what is declared here."""
 
@@ -62,14 +76,7 @@ class Maintenance:
         from JSONL files of items (``fmt``: claude-code, codex or jsonl); one result for all."""
         from memcli import compact
 
-        if fmt not in IMPORT_FORMATS:
-            raise MemError(f"{fmt!r} is not one of {', '.join(IMPORT_FORMATS)}", field="format")
-        if not paths:
-            raise MemError("give at least one file or folder", field="paths")
-        found = [Path(path).expanduser() for path in paths]
-        for path in found:
-            if not path.exists():
-                raise MemError(f"{path}: no such file or folder")
+        found = import_sources(paths, fmt)
         if fmt != "jsonl":
             return compact.import_transcripts(self._as_memory(), found, fmt, progress)
         result = compact.import_jsonl(self._as_memory(), found[0])

@@ -24,6 +24,9 @@ def import_(
 
     `--format claude-code`: transcripts (~/.claude/projects/<project>/); `--format codex`:
     session files (~/.codex/sessions/); `--format jsonl`: one item a line."""
+    from memcli.maintenance import import_sources
+
+    import_sources(paths, fmt)  # bad arguments first, before the store is looked for
     memory = open_memory()
     result = memory.import_items(paths, fmt, _report_transcripts)
     show_warnings(memory)
