@@ -134,3 +134,17 @@ def test_compact_all_and_a_detached_run(memory: api.Memory, write_buffer: Writer
     assert [r.session for r in run.compact_all(memory)] == ["two"]
     assert [i.kind for i in memory.items()] == ["convention"]
     assert buffers.pending(memory.paths) == []
+
+
+def test_the_background_process_never_raises(memory: api.Memory, tmp_path: Path) -> None:
+    from memcli.compact import background
+
+    assert background.main([]) == 2
+    outside = tmp_path / "not-a-repository"
+    outside.mkdir()
+    assert background.main([str(outside)]) == 3  # no store there: logged, not raised
+    buffer_file = memory.paths.buffers / "three.jsonl"
+    buffer_file.parent.mkdir(parents=True, exist_ok=True)
+    buffer_file.write_text(json.dumps(obs("prompt", "three", excerpt="We use uv.")) + "\n")
+    assert background.main([str(memory.root), "three"]) == 0
+    assert not buffer_file.exists()
