@@ -159,7 +159,7 @@ class Memory(Reading, Maintenance):
 
     def evidence(self, item: Item) -> list[dict[str, Any]]:
         """Layer 3: each evidence entry with the raw observation it points to, if still kept."""
-        from memcli.capture import buffer
+        from memcli.observed import buffer
 
         found: list[dict[str, Any]] = []
         for entry in item.evidence:
@@ -299,7 +299,7 @@ class Memory(Reading, Maintenance):
 
     def stats(self) -> dict[str, Any]:
         from memcli import itemcache
-        from memcli.capture import buffer
+        from memcli.observed import buffer
 
         snapshot = itemcache.load(self.paths)
         try:

@@ -78,7 +78,7 @@ def aliases(root: str | os.PathLike[str], cache: str | os.PathLike[str]) -> froz
 
 def _read_cache(path: str) -> str | None:
     from memcli import untrusted
-    from memcli.capture import fastjson
+    from memcli.fastparse import fastjson
 
     raw = untrusted.read_private(path)
     try:

@@ -1,7 +1,7 @@
 """Signals: what a line of output, a prompt sentence or a message sentence *is*.
 
 One small module for both readers of a session: the Stop checkpoint (a hook command, so no
-:mod:`re` import: patterns come compiled from :mod:`memcli.capture.fastre`) and the
+:mod:`re` import: patterns come compiled from :mod:`memcli.fastparse.fastre`) and the
 compactor's rules.
 
 - :func:`failure` picks an output's *error signature* by what the line is (a Python or JS
@@ -17,7 +17,7 @@ compactor's rules.
   sentences of prompts and assistant messages.
 """
 
-from memcli.capture import fastre
+from memcli.fastparse import fastre
 
 MULTILINE = fastre.MULTILINE
 IGNORECASE = fastre.IGNORECASE

@@ -40,11 +40,12 @@ LAYERS: list[tuple[str, set[str]]] = [
         "foundation: no knowledge of items, no I/O policy",
         {"__init__", "errors", "kinds", "ids", "timeutil", "atomic", "defaults", "untrusted"}
         | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs", "hookprogram"}
-        | {"progress", "batchwork"},
+        | {"progress", "batchwork", "fastparse"},
     ),
     (
-        "the hook path: capture, privacy (the one redactor), project identity, lesson signals",
-        {"capture", "privacy", "scope", "signals"},
+        "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
+        "identity, lesson signals",
+        {"capture", "privacy", "observed", "memlog", "scope", "signals"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -68,7 +69,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("front ends: the CLI, the MCP server, the entry point", {"cli", "mcpserver", "__main__"}),
 ]
 # Imports the layers allow but the design does not: front ends do not call each other.
-FORBIDDEN = {("mcpserver", "cli")}
+# capture/ holds the hook pipeline alone: what others share with it lives below it
+# (fastparse, observed, memlog), and privacy, the one redactor, never depends on capture.
+FORBIDDEN = {("mcpserver", "cli"), ("privacy", "capture"), ("observed", "capture")}
+FORBIDDEN |= {("memlog", "capture"), ("scope", "capture"), ("signals", "capture")}
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).
 # Files are written owner-only (privacy.owner_only, which imports nothing) by the atomic writer;
@@ -219,12 +223,16 @@ def test_the_checks_fail_on_a_synthetic_violation(tmp_path: Path) -> None:
         "newpart.py": "",  # a unit nobody placed
         # an import for the type checker only is no dependency at run time
         "store.py": "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from memcli.api import M\n",
+        # same layer, but a forbidden direction: the redactor depending on the hook pipeline
+        "privacy/__init__.py": "",
+        "privacy/redactor.py": "def f():\n    from memcli.capture import pipeline\n",
     }
     found = layer_violations(import_graph(write_package(tmp_path / "dirty", dirty)))
     assert any(v.startswith("memcli.capture.pipeline imports memcli.api ") for v in found)
     assert any(v.startswith("memcli.errors imports memcli.cli.app ") for v in found)
     assert any("'newpart' is in no layer" in v for v in found)
     assert not any(v.startswith("memcli.store ") for v in found)
+    assert any(v.startswith("memcli.privacy.redactor imports memcli.capture") for v in found)
     cyclic = {**clean, "api.py": "from memcli.cli import app\n"}
     graph = import_graph(write_package(tmp_path / "cyclic", cyclic))
     assert import_cycles(graph) == [{"memcli.api", "memcli.cli.app"}]

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import os
 
-from memcli.capture import filters, tools, transcript_tail, values
+from memcli.capture import tools, values
+from memcli.observed import filters, transcript_tail
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

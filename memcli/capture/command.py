@@ -82,5 +82,7 @@ def _failed(reason: str, code: int, strict: bool, log_path: list[str]) -> int:
         sys.stderr.write(f"mem capture: {line}\n")
         return code
     if log_path:
-        pipeline.log(log_path[0], line)
+        from memcli import memlog
+
+        memlog.write(log_path[0], line)
     return 0

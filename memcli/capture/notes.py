@@ -1,11 +1,12 @@
 """Mid-turn notes at a turn's end: what the assistant said in the middle of the turn, read
-from its transcript (:mod:`memcli.capture.transcript_tail`) and written to the session's
+from its transcript (:mod:`memcli.observed.transcript_tail`) and written to the session's
 buffer as ``note`` observations before the turn's conclusion (see docs/hooks.md)."""
 
 import os
 
 from memcli import untrusted
-from memcli.capture import buffer, fastjson
+from memcli.fastparse import fastjson
+from memcli.observed import buffer
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def write_turn_notes(
     write: "Callable[[dict[str, object], dict[str, object] | None], None]",
 ) -> None:
     """At a turn's end, what the assistant said in the middle of it: the texts appended to
-    its transcript since the last Stop (:mod:`memcli.capture.transcript_tail`), each written
+    its transcript since the last Stop (:mod:`memcli.observed.transcript_tail`), each written
     as a ``note`` observation (``observe(text, agent)``, then ``write(note, raw)``: capture's
     own, passed in so this module does not import the pipeline). The read offset is kept per
     session under ``local/notes/``, under a lock, so that two Stop captures of one session
@@ -38,7 +39,7 @@ def write_turn_notes(
         return
     if not adapters.is_turn_end(payload, agent):
         return
-    from memcli.capture import transcript_tail
+    from memcli.observed import transcript_tail
 
     name = buffer.session_file_name(session).removesuffix(".jsonl")
     mark_path = os.path.join(local, "notes", f"{name}.json")

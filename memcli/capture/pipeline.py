@@ -15,9 +15,10 @@ import sys
 import time
 
 from memcli import untrusted
-from memcli.capture import buffer, fastjson, fastre
 from memcli.defaults import DEFAULTS
+from memcli.fastparse import fastjson, fastre
 from memcli.gitfiles import find_repo_root
+from memcli.observed import buffer
 
 _CONTENT_KEYS = ("content", "contents", "file_text", "text", "new_content", "originalFile")
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file")
@@ -178,7 +179,8 @@ def _observe(
     payload, so that no cut of a field can split a secret before it is masked. Only what is
     not text (kind, outcome, exit code, file hashes) is read from the unmasked payload.
     """
-    from memcli.capture import adapters, bounds, filters
+    from memcli.capture import adapters, bounds
+    from memcli.observed import filters
     from memcli.privacy.denylist import is_denied_path
     from memcli.privacy.redactor import Redactor
     from memcli.privacy.session_secrets import SessionSecrets
@@ -253,7 +255,9 @@ def _observe(
         raw = redactor.mask_seen(raw)  # type: ignore[assignment]
         seen.save()
     for problem in redactor.problems:
-        log(os.path.join(local, "mem.log"), problem)
+        from memcli import memlog
+
+        memlog.write(os.path.join(local, "mem.log"), problem)
     return observation, raw
 
 
@@ -286,7 +290,7 @@ def _text_of(masked: object) -> str:
 
 def _without_contents(value: object, denied: bool, event: dict[str, object]) -> object:
     """The payload with file contents replaced by their size (the hash is in the observation)."""
-    from memcli.capture import filters
+    from memcli.observed import filters
 
     file_tool = event.get("kind") in ("read", "edit") and (
         denied or event.get("tool") in _FILE_TOOLS or event.get("kind") == "read"
@@ -351,23 +355,6 @@ def write(
         }
         buffer.append(buffer_path, fastjson.dumps(note), limit, stamp)
     buffer.append(buffer_path, fastjson.dumps(observation), limit, stamp)
-
-
-def log(path: str, reason: str, command: str = "capture") -> None:
-    """Append one line to ``local/mem.log`` (masked, 0600); a failure to log is ignored."""
-    from memcli.privacy import owner_only
-    from memcli.privacy.redactor import Redactor
-
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    if untrusted.linked_folder(os.path.dirname(os.path.dirname(path))):
-        return  # a committed symlink would send the line anywhere
-    line = Redactor.cached().mask(" ".join(reason.split())[:1000])
-    try:
-        if os.path.exists(path) and os.path.getsize(path) > 1_000_000:
-            os.replace(path, path + ".1")
-        owner_only.append_line(path, f"{stamp} {command}: {line}")
-    except OSError:
-        pass
 
 
 def _default_session() -> str:

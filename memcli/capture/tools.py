@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 
-from memcli.capture import filters, values
+from memcli.capture import values
+from memcli.observed import filters
 
 MAX_HASH_BYTES = 2_000_000  # larger files are not hashed
 

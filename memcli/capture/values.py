@@ -6,7 +6,7 @@ parsed JSON of no fixed schema, so every helper accepts any value and never rais
 
 from __future__ import annotations
 
-from memcli.capture import filters
+from memcli.observed import filters
 
 MAX_TEXT = 1_000_000  # raw text beyond this keeps its head and tail only
 
@@ -68,7 +68,7 @@ def loads(value: str) -> object:
         return value
     try:
         try:
-            from memcli.capture import fastjson
+            from memcli.fastparse import fastjson
         except ImportError:  # pragma: no cover - fastjson ships with the package
             import json
 

@@ -38,8 +38,8 @@ def run(argv: list[str]) -> int:
             return _failed(f"unknown argument {arg!r}", 2, strict, None)
     local = None
     try:
-        from memcli.capture import fastjson, fastre
         from memcli.checkpoint import run as checkpoint
+        from memcli.fastparse import fastjson, fastre
         from memcli.gitfiles import find_repo_root
 
         data = sys.stdin.buffer.read(MAX_INPUT) if sys.stdin is not None else b""
@@ -78,7 +78,7 @@ def _failed(reason: str, code: int, strict: bool, local: str | None) -> int:
         sys.stderr.write(f"mem checkpoint: {line}\n")
         return code
     if local:
-        from memcli.capture import pipeline
+        from memcli import memlog
 
-        pipeline.log(os.path.join(local, "mem.log"), line, command="checkpoint")
+        memlog.write(os.path.join(local, "mem.log"), line, command="checkpoint")
     return 0

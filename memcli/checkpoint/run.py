@@ -10,9 +10,10 @@ may name).
 import os
 
 from memcli import untrusted
-from memcli.capture import buffer, fastjson, transcript_tail
 from memcli.checkpoint import candidates, sayings, state
 from memcli.defaults import DEFAULTS
+from memcli.fastparse import fastjson
+from memcli.observed import buffer, transcript_tail
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ def _may_state_lesson(text: str) -> bool:
 
 
 def _masked(text: str, config: dict[str, object]) -> str:
-    from memcli.capture import filters
+    from memcli.observed import filters
     from memcli.privacy.redactor import Redactor
 
     cleaned = filters.drop_mem_fence(filters.drop_private(text))

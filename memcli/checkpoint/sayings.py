@@ -8,8 +8,8 @@ concrete (a file, a command, an error, a version); narration does neither.
 """
 
 from memcli import signals
-from memcli.capture import fastre
 from memcli.checkpoint.entries import add, text_of
+from memcli.fastparse import fastre
 
 SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
 

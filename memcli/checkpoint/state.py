@@ -8,7 +8,8 @@ recorded (the item id) or dismissed. Local only: never committed.
 import os
 
 from memcli import untrusted
-from memcli.capture import buffer, fastjson
+from memcli.fastparse import fastjson
+from memcli.observed import buffer
 
 FOLDER = "checkpoint"
 

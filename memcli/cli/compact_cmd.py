@@ -57,9 +57,9 @@ def _detach_sessions(sessions: list[str] | None) -> None:
     try:
         memory.compact_in_background(sessions)
     except Exception as exc:  # noqa: BLE001 - a hook must never break the session
-        from memcli.capture import pipeline
+        from memcli import memlog
 
-        pipeline.log(str(memory.paths.log), f"compact: {type(exc).__name__}: {exc}", "compact")
+        memlog.write(str(memory.paths.log), f"compact: {type(exc).__name__}: {exc}", "compact")
 
 
 @handle_errors

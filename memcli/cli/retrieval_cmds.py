@@ -190,9 +190,9 @@ def hook_failed(command: str, exc: Exception, strict: bool) -> int:
         sys.stderr.write(f"mem {command}: {reason}\n")
     root = find_repo_root()
     if root is not None and StorePaths(root).memory.is_dir():
-        from memcli.capture import pipeline
+        from memcli import memlog
 
-        pipeline.log(str(StorePaths(root).log), reason[:500], command)
+        memlog.write(str(StorePaths(root).log), reason[:500], command)
     return 0
 
 

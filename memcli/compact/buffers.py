@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from memcli import atomic, untrusted
-from memcli.capture import buffer, fastjson
 from memcli.errors import MemError
+from memcli.fastparse import fastjson
+from memcli.observed import buffer
 from memcli.paths import StorePaths
 from memcli.privacy import owner_only
 
@@ -212,8 +213,8 @@ def _ended(path: Path) -> bool:
 
 def log(paths: StorePaths, message: str) -> None:
     """One line in ``local/mem.log`` (masked); failing to log never fails a compaction."""
-    from memcli.capture import pipeline
+    from memcli import memlog
 
     if untrusted.linked_folder(paths.memory):
         return  # a committed symlink would send the line anywhere
-    pipeline.log(str(paths.log), message, "compact")
+    memlog.write(str(paths.log), message, "compact")

@@ -14,7 +14,7 @@ time. What the hooks saw, and so what this yields:
   hooks had run, so that turn end is kept and the next one is ``stop_hook_active``); an
   interrupted turn fires no Stop. A sub-agent's last text: ``SubagentStop``;
 - before each ``Stop``, the turn's other assistant texts and sub-agent reports as notes
-  (:class:`memcli.capture.transcript_tail.TurnTexts`, which capture reads from the transcript
+  (:class:`memcli.observed.transcript_tail.TurnTexts`, which capture reads from the transcript
   at that Stop), in the main transcript only: capture does not read sub-agents' own files.
 
 Each payload comes with the record's time and a key unique in the session (the line's uuid),
@@ -26,8 +26,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memcli.capture.transcript_tail import TurnTexts
 from memcli.compact.hookevents import HookEvent, joined_text, stamp
+from memcli.observed.transcript_tail import TurnTexts
 
 _NOT_PROMPTS = ("<command-", "<local-command-", "Caveat:", "<system-reminder>")
 _HOOK_FEEDBACK = ("Stop hook feedback:", "SubagentStop hook feedback:")

@@ -16,7 +16,7 @@ What Codex's hooks see, and so what this yields: ``UserPromptSubmit`` for each p
 context Codex injects), ``PostToolUse`` for each tool output with its call (named as Codex's
 hooks name tools: see :func:`_call`), and ``Stop`` with the last assistant message of each
 turn (none for an aborted turn), after the turn's other assistant messages as notes (as capture
-reads them from the rollout at that Stop: :mod:`memcli.capture.transcript_tail`).
+reads them from the rollout at that Stop: :mod:`memcli.observed.transcript_tail`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import re
 import shlex
 from typing import Any
 
-from memcli.capture.transcript_tail import TurnTexts
 from memcli.compact.hookevents import HookEvent, joined_text, stamp
+from memcli.observed.transcript_tail import TurnTexts
 
 # User messages Codex writes itself: instructions, environment and shell context.
 _INJECTED = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from memcli.capture import filters
+from memcli.observed import filters
 
 
 @dataclass

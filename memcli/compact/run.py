@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from memcli import untrusted
-from memcli.capture import buffer
 from memcli.compact import buffers, carry, merge, rules, session, summarizer, tasks, text
 from memcli.compact.drafts import Draft
 from memcli.compact.observations import Obs, from_records
 from memcli.errors import MemError
+from memcli.observed import buffer
 from memcli.paths import StorePaths
 
 if TYPE_CHECKING:

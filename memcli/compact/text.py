@@ -9,7 +9,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-from memcli.capture import filters
+from memcli.observed import filters
 
 
 def _set(words: str) -> frozenset[str]:

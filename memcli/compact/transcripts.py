@@ -25,12 +25,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli.capture import buffer
 from memcli.compact import buffers, run
 from memcli.compact.hookevents import Converter, HookEvent
 from memcli.compact.importer import ImportResult
 from memcli.compact.observations import Obs
 from memcli.errors import MemError
+from memcli.observed import buffer
 from memcli.privacy import owner_only
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The captured sessions of a store, read back for `mem eval --sessions`.
 
 A session is everything mem kept under one session file name (the stem that
-:func:`memcli.capture.buffer.session_file_name` gives a session id):
+:func:`memcli.observed.buffer.session_file_name` gives a session id):
 
 - ``local/raw/<stem>.jsonl``: the masked hook payloads, kept after compaction; each is turned
   back into a neutral event by the capture adapters, so every assistant reads the same;
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli import timeutil
-from memcli.capture import fastjson
+from memcli.fastparse import fastjson
 from memcli.paths import StorePaths
 
 # Tool arguments in the assistants' payloads (Claude Code/Codex/Gemini, Copilot, Cursor).
@@ -171,7 +171,7 @@ def _summary(path: Path) -> dict[str, Any]:
 
 def load_sessions(paths: StorePaths, only: str | None = None) -> list[Session]:
     """Every session with captures or a summary, oldest first; ``only``: one session id."""
-    from memcli.capture.buffer import session_file_name
+    from memcli.observed.buffer import session_file_name
 
     wanted = session_file_name(only)[: -len(".jsonl")] if only else None
     stems: set[str] = set()

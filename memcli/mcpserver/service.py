@@ -179,7 +179,7 @@ class MemoryService:
 
         With ``candidate`` (an id a checkpoint named) the item keeps that candidate's evidence
         and is merged like a compacted item (see :mod:`memcli.checkpoint.record`)."""
-        from memcli.capture import filters
+        from memcli.observed import filters
 
         kind = _check_kind(kind) or ""
         if not kind:

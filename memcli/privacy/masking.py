@@ -5,7 +5,7 @@
 - importing the module imports only its own parts, which import nothing else: the
   rule tables (`memcli.privacy.secret_rules`), the tests of a value
   (`memcli.privacy.secret_values`) and the path deny list (`memcli.privacy.denylist`). Its
-  regexes are strings compiled on first use through `memcli.capture.fastre` (compiled code
+  regexes are strings compiled on first use through `memcli.fastparse.fastre` (compiled code
   cached on disk, no `import re`), else :mod:`re`;
 - two regexes of short trigger literals ("ghp_", "AKIA", "pass", "://", "@" ...) scan the text
   and a lower-cased copy once each. Each trigger is anchored at its rarest character, so the
@@ -101,7 +101,7 @@ def _inputs() -> tuple[object, ...]:
 def _load_triggers() -> bool:
     """The derived tables from fastre's cache, when they were derived from these same tables:
     deriving them takes longer than the rest of a capture."""
-    from memcli.capture import fastre
+    from memcli.fastparse import fastre
 
     saved = fastre.memo_get("masking.triggers", _inputs())
     if not isinstance(saved, tuple) or len(saved) != 5:
@@ -114,7 +114,7 @@ def _load_triggers() -> bool:
 
 
 def _save_triggers() -> None:
-    from memcli.capture import fastre
+    from memcli.fastparse import fastre
 
     derived = (list(_families), dict(_handlers), dict(_literals), RULES["low"], RULES["exact"])
     fastre.memo_put("masking.triggers", _inputs(), derived)

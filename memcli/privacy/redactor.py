@@ -178,7 +178,7 @@ def use_store_cache(local: str) -> None:
     milliseconds, loaded well under one. What was compiled anew is saved for next time."""
     import os
 
-    from memcli.capture import fastre
+    from memcli.fastparse import fastre
 
     if fastre.cache_file() is None:
         if not os.path.isdir(local):

@@ -3,7 +3,7 @@ lists `memcli.privacy.masking` works from, and each regex compiled once, on firs
 
 Everything here is data (strings, dicts, frozensets), so importing the module imports nothing;
 a regex is compiled only when `rule` or `compiled` first asks for it, through
-`memcli.capture.fastre` (compiled code cached on disk, no `import re`), else :mod:`re`.
+`memcli.fastparse.fastre` (compiled code cached on disk, no `import re`), else :mod:`re`.
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ _by_name: dict[str, re.Pattern[str]] = {}
 
 def compiled(pattern: str) -> re.Pattern[str]:
     """`pattern` compiled once per process, from fastre's cached code when it has it."""
-    from memcli.capture import fastre
+    from memcli.fastparse import fastre
 
     found: re.Pattern[str] = fastre.cached(pattern)
     return found

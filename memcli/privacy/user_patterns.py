@@ -30,7 +30,7 @@ class Expired(Exception):
 
 def problems(patterns: Sequence[str]) -> list[str | None]:
     """For each pattern, why it is refused (a one-line reason), or None when it may run."""
-    from memcli.capture import fastre
+    from memcli.fastparse import fastre
 
     key = tuple(patterns)
     saved = fastre.memo_get("user_patterns", key)

@@ -37,8 +37,8 @@ def detached_main() -> int:
     try:
         index_builder.build(StorePaths(root))
     except Exception as exc:  # noqa: BLE001 - nobody is watching this process
-        from memcli.capture import pipeline
+        from memcli import memlog
 
-        pipeline.log(str(StorePaths(root).log), f"background index build failed: {exc}", "index")
+        memlog.write(str(StorePaths(root).log), f"background index build failed: {exc}", "index")
         return 3
     return 0

@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from memcli.capture.filters import FENCE_CLOSE, FENCE_OPEN
+from memcli.observed.filters import FENCE_CLOSE, FENCE_OPEN
 from memcli.paths import StorePaths
 from memcli.retrieval import context, loader, persisted, receipts
 from memcli.retrieval.search import SearchResult, search_outcome

@@ -12,7 +12,7 @@ import json
 import os
 import time
 
-from memcli.capture import fastjson
+from memcli.fastparse import fastjson
 from memcli.paths import StorePaths
 from memcli.privacy import owner_only
 from memcli.retrieval import context

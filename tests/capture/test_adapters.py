@@ -20,7 +20,7 @@ from memcli.capture.adapters import (
     text_event,
     to_event,
 )
-from memcli.capture.filters import FENCE_CLOSE, FENCE_OPEN
+from memcli.observed.filters import FENCE_CLOSE, FENCE_OPEN
 
 SESSION = Path(__file__).parent.parent / "fixtures" / "claude-code" / "session.jsonl"
 CLAUDE: dict[str, object] = {

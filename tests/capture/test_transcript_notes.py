@@ -1,5 +1,5 @@
 """Mid-turn notes: what the assistant said in the middle of a turn, read from its transcript at
-Stop (memcli/capture/transcript_tail.py), recorded once by capture as `note` observations and
+Stop (memcli/observed/transcript_tail.py), recorded once by capture as `note` observations and
 read by the checkpoint with its own offset. Real files, and the hooks `mem hooks install`
 writes run as subprocesses."""
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from memcli.capture import transcript_tail
+from memcli.observed import transcript_tail
 
 BIN = Path(sys.executable).parent
 SESSION = "note-session"

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from memcli.capture import buffer
 from memcli.checkpoint import run, state
+from memcli.observed import buffer
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).with_name("parity_golden.json")

@@ -348,8 +348,8 @@ def test_the_hook_path_of_privacy_imports_nothing_heavy() -> None:
                 names |= {a.name for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names.add(node.module)
-    allowed = {"re", "os", "math", "_signal", "_blake2", "__future__", "memcli.capture.fastre"}
-    allowed |= {"memcli.capture", "collections.abc"} | {f"memcli.privacy.{n}" for n in HOOK_PATH}
+    allowed = {"re", "os", "math", "_signal", "_blake2", "__future__", "memcli.fastparse.fastre"}
+    allowed |= {"memcli.fastparse", "collections.abc"} | {f"memcli.privacy.{n}" for n in HOOK_PATH}
     allowed.add("memcli.privacy")
     assert names <= allowed, names - allowed
     code = (

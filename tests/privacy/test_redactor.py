@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memcli.capture import fastre
+from memcli.fastparse import fastre
 from memcli.privacy import user_patterns
 from memcli.privacy.redactor import EXPIRED, Redactor
 from memcli.privacy.session_secrets import SessionSecrets
@@ -85,7 +85,7 @@ def test_the_time_bound_leaves_a_pending_alarm_in_place() -> None:
 def test_the_check_is_kept_in_the_regex_cache(tmp_path: Path) -> None:
     cache = tmp_path / "regex.cache"
     code = (
-        "import sys; from memcli.capture import fastre; fastre.use_cache(sys.argv[1]);"
+        "import sys; from memcli.fastparse import fastre; fastre.use_cache(sys.argv[1]);"
         "from memcli.privacy.redactor import Redactor;"
         "print(Redactor(['ACME-[0-9]{4}']).mask('ACME-1234'), 're' in sys.modules);"
         "fastre.save()"
@@ -176,7 +176,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "memcli"
 def test_privacy_imports_nothing_above_it() -> None:
     import ast
 
-    allowed = ("memcli.privacy", "memcli.capture.fastre", "memcli.capture", "memcli.untrusted")
+    allowed = ("memcli.privacy", "memcli.fastparse.fastre", "memcli.capture", "memcli.untrusted")
     allowed += ("memcli.atomic", "memcli.yamlio")  # the secret gate rewrites committed files
     offenders = []
     for path in (PACKAGE / "privacy").glob("*.py"):
@@ -189,7 +189,7 @@ def test_privacy_imports_nothing_above_it() -> None:
             for name in names:
                 if name.startswith("memcli") and not name.startswith(allowed):
                     offenders.append(f"{path.name}:{node.lineno}: {name}")
-                if name.startswith("memcli.capture.") and name != "memcli.capture.fastre":
+                if name.startswith("memcli.capture.") and name != "memcli.fastparse.fastre":
                     offenders.append(f"{path.name}:{node.lineno}: {name}")
     assert offenders == []
 
@@ -234,7 +234,7 @@ def test_a_token_cut_by_a_summary_ellipsis_is_masked(text: str, masked: str | No
 
 def test_a_secret_at_the_cut_of_a_long_summary_leaves_no_prefix() -> None:
     """A one-line summary is cut at 200 characters; a token straddling the cut is masked."""
-    from memcli.capture.filters import one_line
+    from memcli.observed.filters import one_line
 
     token = "gh" + "p_" + drawn(36)
     command = "x" * 180 + " " + token

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memcli import api
-from memcli.capture.filters import FENCE_CLOSE, FENCE_OPEN
+from memcli.observed.filters import FENCE_CLOSE, FENCE_OPEN
 from memcli.paths import StorePaths
 from memcli.retrieval import receipts
 from memcli.retrieval.context import estimate_tokens

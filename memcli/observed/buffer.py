@@ -8,7 +8,7 @@ Standard library only: this runs on every hook call.
 
 import os
 
-from memcli.capture import fastjson
+from memcli.fastparse import fastjson
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
 

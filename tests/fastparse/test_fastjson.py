@@ -1,4 +1,4 @@
-"""memcli.capture.fastjson: the ``_json`` accelerator called directly, with :mod:`json` behind.
+"""memcli.fastparse.fastjson: the ``_json`` accelerator called directly, with :mod:`json` behind.
 
 Both paths are exercised: the accelerator (the normal case) and the standard module (when
 ``_json`` is missing, or when the accelerator raises, as it does for any error because it
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memcli.capture import fastjson
+from memcli.fastparse import fastjson
 
 json_values = st.recursive(
     st.none()

@@ -7,8 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.capture import filters
-from memcli.capture.filters import (
+from memcli.observed import filters
+from memcli.observed.filters import (
     FENCE_CLOSE,
     FENCE_OPEN,
     clean,

@@ -1,7 +1,7 @@
 """Pure text filters for captured output: cheap, total (they never raise), stdlib only.
 
 Capture runs on every tool call, so patterns are plain strings compiled on first use by
-`compiled`, which prefers `memcli.capture.fastre` (precompiled code, no `import re`) when it is
+`compiled`, which prefers `memcli.fastparse.fastre` (precompiled code, no `import re`) when it is
 there; nothing is compiled at import time and the `re` module functions are never called.
 
 `clean` runs the whole pipeline in this order: private spans and mem fences first (so nothing
@@ -89,7 +89,7 @@ _BLANK_RUN = r"\n{3,}"
 
 def compiled(pattern: str) -> re.Pattern[str]:
     """`pattern` compiled once per process, from fastre's cached code when it has it."""
-    from memcli.capture import fastre
+    from memcli.fastparse import fastre
 
     found: re.Pattern[str] = fastre.cached(pattern)
     return found

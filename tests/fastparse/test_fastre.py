@@ -1,4 +1,4 @@
-"""memcli.capture.fastre: compiled regex code marshalled under local/, loaded with ``_sre``.
+"""memcli.fastparse.fastre: compiled regex code marshalled under local/, loaded with ``_sre``.
 
 It leans on CPython internals (``re._parser``, ``re._compiler``, ``_sre.compile``), so each
 path is tested directly: a cold compile, a warm load from the cache file, and every fallback
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memcli.capture import fastre
+from memcli.fastparse import fastre
 
 PATTERNS = [
     (r"(?P<key>[A-Z]{4})[-_](\d+)", 0),

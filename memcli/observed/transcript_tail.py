@@ -23,7 +23,7 @@ no :mod:`json`.
 import os
 import stat
 
-from memcli.capture import fastjson
+from memcli.fastparse import fastjson
 
 AGENTS = ("claude-code", "codex")  # whose transcript format this reads
 MAX_READ = 4_000_000  # bytes read per call; a larger backlog is read over the next turns
