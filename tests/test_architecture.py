@@ -195,6 +195,26 @@ def test_no_import_cycles() -> None:
     assert [sorted(cycle) for cycle in import_cycles(import_graph(PACKAGE))] == []
 
 
+# Who may import the hook pipeline: its entry points, and the two readers that replay what
+# capture records (an import feeds transcripts through it; the session evaluation reads raw
+# payloads with its adapters). Everything else shares what capture shares through
+# fastparse/, observed/ and memlog.py.
+CAPTURE_IMPORTERS = {"memcli.__main__", "memcli.cli.capture_cmd", "memcli.compact.transcripts"}
+CAPTURE_IMPORTERS |= {"memcli.evaluation.sessions_data"}
+
+
+def capture_importers(graph: dict[str, set[str]]) -> set[str]:
+    return {
+        module
+        for module, targets in graph.items()
+        if unit_of(module) != "capture" and any(unit_of(t) == "capture" for t in targets)
+    }
+
+
+def test_capture_holds_only_the_hook_pipeline() -> None:
+    assert capture_importers(import_graph(PACKAGE)) <= CAPTURE_IMPORTERS
+
+
 def write_package(root: Path, files: dict[str, str]) -> Path:
     package = root / "memcli"
     for name, text in files.items():
@@ -233,6 +253,9 @@ def test_the_checks_fail_on_a_synthetic_violation(tmp_path: Path) -> None:
     assert any("'newpart' is in no layer" in v for v in found)
     assert not any(v.startswith("memcli.store ") for v in found)
     assert any(v.startswith("memcli.privacy.redactor imports memcli.capture") for v in found)
+    assert capture_importers(import_graph(write_package(tmp_path / "dirty2", dirty))) == {
+        "memcli.privacy.redactor"
+    }
     cyclic = {**clean, "api.py": "from memcli.cli import app\n"}
     graph = import_graph(write_package(tmp_path / "cyclic", cyclic))
     assert import_cycles(graph) == [{"memcli.api", "memcli.cli.app"}]
