@@ -60,6 +60,7 @@ class Reading:
         """Layer 2, as `mem search` ranks it: this project's items (or ``project``'s, or every
         project's), with the user-level store's when this repository opted in to it."""
         from memcli import userstore
+        from memcli.retrieval.loader import ASKED
         from memcli.retrieval.search import search_outcome
 
         if kind is not None and kind not in model.KINDS:
@@ -68,7 +69,7 @@ class Reading:
             raise MemError("must be 1 or more", field="limit")
         found = search_outcome(
             self.root, query, limit, kind=kind, project=project, all_projects=all_projects,
-            record=record,
+            record=record, check=ASKED,
         )  # fmt: skip
         userstore.merge_hits(
             self.root, found, query, limit, kind=kind, project=project, record=record

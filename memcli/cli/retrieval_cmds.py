@@ -49,6 +49,7 @@ def run_search(
 ) -> int:
     from memcli import userstore
     from memcli.kinds import KINDS
+    from memcli.retrieval.loader import ASKED
     from memcli.retrieval.search import search_outcome
 
     if kind is not None and kind not in KINDS:
@@ -58,8 +59,9 @@ def run_search(
     try:
         root = require_store()
         outcome = search_outcome(
-            root, query, limit, kind=kind, project=project, all_projects=all_projects
-        )
+            root, query, limit, kind=kind, project=project, all_projects=all_projects,
+            check=ASKED,
+        )  # fmt: skip
         userstore.merge_hits(root, outcome, query, limit, kind=kind, project=project)
     except MemError as exc:
         return failed(exc)

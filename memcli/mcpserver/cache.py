@@ -7,22 +7,21 @@ open: its sections (columns, numbers, vocabulary buckets) stay loaded between ca
 Before each call the cache decides whether what it holds is still current, with the same two
 tiers as :mod:`memcli.retrieval.loader`:
 
-- **quick**: the ``items/`` folder's mtime and the index file's identity (inode, mtime, size)
-  are what they were at the last verification, that verification is under a minute old, and
-  the folder's mtime was not in the racy window then. Nothing is read.
+- **held**: the index file's identity (inode, mtime, size, and its delta's) is what it was,
+  and every item file's name, mtime and size still match the held index (a ``stat`` of each:
+  the check a search someone asks for makes, see :data:`memcli.retrieval.loader.ASKED`).
+  Nothing is read.
 - **otherwise**: :func:`~memcli.retrieval.loader.open_index` verifies (and rebuilds
   incrementally if needed). When the file it opens is the one already held, the new handle is
   closed and the loaded sections are kept; otherwise the held index is swapped for it.
 
-An item added through ``memory_add`` (or by anything else) changes the folder's mtime, so the
-next call sees it.
+An item added through ``memory_add``, or edited in place by an editor, is seen by the next call.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -56,8 +55,6 @@ class IndexCache:
         self.paths = paths
         self._index: loader.LoadedIndex | None = None
         self._identity: Identity | None = None
-        self._stamp = -1
-        self._verified = 0
         self._lock = threading.Lock()
         self.loads = 0  # how many times an index was (re)opened: tests and `--debug` read it
 
@@ -65,18 +62,14 @@ class IndexCache:
         return os.path.join(loader.index_dir(self.paths), persisted.INDEX_NAME)
 
     def _current(self) -> loader.LoadedIndex:
-        now = time.time_ns()
-        stamp = loader.dir_mtime(os.fspath(self.paths.items))
         held = self._index
         if (
             held is not None
-            and stamp == self._stamp
-            and stamp < self._verified - loader.RACY_NS
-            and now - self._verified < loader.FULL_CHECK_NS
             and _identity(self._file()) == self._identity
+            and loader.files_match(held, loader.scan_items(os.fspath(self.paths.items)))
         ):
             return held
-        fresh = loader.open_index(self.paths, check="auto")
+        fresh = loader.open_index(self.paths, check=loader.ASKED)
         identity = _identity(self._file())
         if held is not None and identity is not None and identity == self._identity:
             fresh.close()  # the same file: keep the sections already loaded
@@ -85,7 +78,6 @@ class IndexCache:
                 held.close()
             self._index, self._identity = fresh, identity
             self.loads += 1
-        self._stamp, self._verified = stamp, now
         assert self._index is not None
         return self._index
 
@@ -105,7 +97,7 @@ class IndexCache:
     def _drop(self) -> None:
         if self._index is not None:
             self._index.close()
-        self._index, self._identity, self._stamp, self._verified = None, None, -1, 0
+        self._index, self._identity = None, None
 
     def close(self) -> None:
         with self._lock:

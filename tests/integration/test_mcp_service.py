@@ -178,3 +178,20 @@ def test_a_budget_too_small_for_one_line_says_which_would_do(service: MemoryServ
 def test_an_empty_store_says_so(repo: Path) -> None:
     answer = MemoryService(repo).index()
     assert answer["total"] == 0 and "No items" in answer["hint"]
+
+
+def test_an_item_edited_in_place_is_seen_by_the_next_call(
+    service: MemoryService, repo: Path
+) -> None:
+    [hit] = service.search("postgres")["results"]
+    path = StorePaths(repo).item_file(hit["id"])
+    stat, folder = path.stat(), StorePaths(repo).items.stat()
+    with open(path, "r+", encoding="utf-8") as handle:  # in place: same inode
+        text = handle.read().replace("Postgres", "Cockroach")
+        handle.seek(0)
+        handle.write(text)
+        handle.truncate()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    os.utime(StorePaths(repo).items, ns=(folder.st_atime_ns, folder.st_mtime_ns))
+    assert service.search("postgres")["results"] == []
+    assert [h["id"] for h in service.search("cockroach")["results"]] == [hit["id"]]

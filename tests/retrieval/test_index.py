@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import AddItem, age_files
 
-from memcli import itemfile
+from memcli import api, itemfile
 from memcli.paths import StorePaths
 from memcli.retrieval import index_builder, index_files, loader, persisted
 from memcli.retrieval.search import search
@@ -111,6 +114,36 @@ def test_an_in_place_edit_is_found_by_the_full_check(repo: Path, add_item: AddIt
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
     assert search(repo, "fresh", check="auto") == []  # within the minute: not seen yet
     assert [r.id for r in search(repo, "fresh", check="full")] == [item.id]
+
+
+def test_a_search_someone_asks_for_sees_an_in_place_edit_at_once(
+    repo: Path, add_item: AddItem
+) -> None:
+    """`mem search` (the console script) and `Memory.search` check every file; only the hooks
+    (index, recall) trust a verified folder mtime for a minute."""
+    item = add_item("Old wording")
+    age_files(repo)
+    paths = StorePaths(repo)
+    index_builder.build(paths)
+    folder = loader.index_dir(paths)
+    index_files.write_state(folder, _generation(paths), loader.dir_mtime(str(paths.items)), 1 << 62)
+    path = paths.item_file(item.id)
+    stat = path.stat()
+    with open(path, "r+", encoding="utf-8") as handle:  # in place: same inode, folder untouched
+        text = handle.read().replace("Old wording", "Fresh wording")
+        handle.seek(0)
+        handle.write(text)
+        handle.truncate()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    assert path.stat().st_ino == stat.st_ino
+    assert search(repo, "fresh", check="auto") == []  # what a hook sees within the minute
+    mem = shutil.which("mem", path=os.path.dirname(sys.executable))
+    assert mem is not None
+    out = subprocess.run(
+        [mem, "search", "--json", "fresh"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    assert [hit["id"] for hit in json.loads(out)] == [item.id]
+    assert [r.id for r in api.Memory.open(repo).search("fresh").results] == [item.id]
 
 
 def _generation(paths: StorePaths) -> int:
