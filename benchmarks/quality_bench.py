@@ -55,7 +55,14 @@ from quality_replay import (  # noqa: E402
     session_agent,
 )
 from quality_report import SETS, session_sets, summary, table, totals_by_set  # noqa: E402
-from quality_score import Score, item_text, load_gold, read_items, score  # noqa: E402
+from quality_score import (  # noqa: E402
+    Score,
+    item_text,
+    load_gold,
+    read_items,
+    score,
+    unmatched_titles,
+)
 
 SESSIONS = HERE / "sessions"
 CACHE = ROOT / ".bench"
@@ -309,6 +316,7 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
         "checkpoint_blocks": len(replayed["reasons"]),
         "blocks_when_stop_hook_active": replayed["blocks_when_active"],
         "titles": [str(item.get("title", "")) for item in replayed["items"]],
+        "unmatched_titles": unmatched_titles(lessons, replayed["items"]),
         "reasons": replayed["reasons"],
         "files_with_secrets": replayed["leaks"],
         "imported_titles": [str(i.get("title", "")) for i in imported or []],

@@ -88,6 +88,15 @@ def read_items(store: Path) -> list[dict[str, Any]]:
     return items
 
 
+def unmatched_titles(lessons: list[Lesson], items: list[dict[str, Any]]) -> list[str]:
+    """The titles of the items that match no lesson (what the junk share counts)."""
+    return [
+        str(item.get("title", ""))
+        for item in items
+        if not any(matches(lesson, item_text(item)) for lesson in lessons)
+    ]
+
+
 def score(lessons: list[Lesson], items: list[str], shown: list[str]) -> Score:
     """Score item texts, and item texts plus the texts the hooks showed the model."""
     from_items = [lesson.id for lesson in lessons if any(matches(lesson, t) for t in items)]

@@ -293,7 +293,7 @@ _CONVENTION = (
     r"|^(?:in this (?:repo|repository|project|codebase),?\s+)?we (?:always|never|use|prefer"
     r"|don'?t use|do not use|don'?t|do not|only use|stick to|standardi[sz]ed on)\b"
     rf"|\b(?:always|never)\s+(?:{_VERBS})\b"
-    r"|\b(?:should|must) (?:always|never)\b"
+    r"|\b(?:should|must) (?:always|never)\b(?! (?:happen|occur|be (?:the case|possible)))"
     r"|\bour convention\b|\bthe convention (?:here )?is\b|\bby convention\b"
     r"|\b(?:this|the|our) (?:repo|repository|project|codebase|team) (?:uses|prefers|never)\b"
     r"|^(?:i|we) (?:prefer|(?:would|'d) rather)\b|\bprefer \S+(?: \S+)? (?:over|to) \S"
@@ -304,9 +304,9 @@ _MORE_VERBS = (
     r"|overwrite|redact|expose|wrap|retry|swallow|suppress|silence|hide|copy|duplicate"
 )
 _CORRECTION = (
-    r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:\w+\s+){0,2}?(?:use|run|it'?s|that'?s|we|do|don'?t"
+    r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:(?:you|we|please)\s+){0,2}?(?:use|run|we|do|don'?t"
     r"|should|instead|put|call|keep)\b"
-    r"|^(?:actually|instead)[, ]+\s*(?:use|run|it'?s|we|do|don'?t|please|you should)\b"
+    r"|^(?:actually|instead)[, ]+\s*(?:use|run|we|do|don'?t|please|you should)\b"
     r"|\b(?:use|run|call|put) \S+(?: \S+)? instead(?: of\b|[.!,]|$)"
     r"|^(?:that'?s|this is) (?:wrong|not (?:right|correct|what i))\b"
     rf"|^(?:please\s+)?(?:don'?t|dont|do not) (?:{_VERBS}|{_MORE_VERBS})\b"

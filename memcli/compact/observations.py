@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from memcli.observed import filters
+
+# A command the user stopped: its whole output says so ("Command aborted", "[Request
+# interrupted by user]"). It did not fail: nothing about the code or the environment is in it.
+_ABORTED = re.compile(
+    r"(?:Error:\s*)?\[?(?:(?:command|operation|request|execution|process|tool call)\s+)?"
+    r"(?:was\s+)?(?:aborted|cancell?ed|interrupted)(?:\s+by\s+(?:the\s+)?user)?[.!\]]*",
+    re.I,
+)
+
+
+def aborted(output: str) -> bool:
+    """An output that only says the command was stopped by the user."""
+    return _ABORTED.fullmatch(output.strip()) is not None
 
 
 @dataclass
@@ -80,7 +94,8 @@ class Obs:
 
     @property
     def failed(self) -> bool:
-        return self.is_command and self.ok is False
+        """A command that failed; one the user aborted did not."""
+        return self.is_command and self.ok is False and not aborted(self.excerpt)
 
     @property
     def passed(self) -> bool:

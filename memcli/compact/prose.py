@@ -51,6 +51,26 @@ _HYPOTHETICAL = re.compile(
     r"^(?:if|in case|when)\b.{0,120}?\byou(?:'d| would| could| might| may)\b", re.I
 )
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+# A report of a change, not a choice: a sentence that opens with the verb of what was done,
+# with no subject ("Updated `x()` to use ...", "Uses `Text` components instead of ..."), or
+# a short subject and "now" ("Footer now uses ...", "Empty lines are now ..."). With a reason
+# ("because", "so that") it is a decision again.
+_CHANGE_REPORT = re.compile(
+    r"^(?:updated|fixed|added|changed|replaced|removed|deleted|created|moved|renamed"
+    r"|refactored|converted|adjusted|tweaked|cleaned|made|set|wired|hooked|extracted"
+    r"|uses|adds|handles|renders|shows|displays|supports|provides|returns|calls|includes"
+    r"|contains|exports|wraps)\b"
+    r"|^(?:the |an? )?[\w`\"'#.()/-]+(?: [\w`\"'#.()/-]+){0,3} (?:(?:is|are) now|now (?:uses?"
+    r"|is|are|has|have|shows?|renders?|returns?|reads?|calls?|gets?|takes?))\b",
+    re.I,
+)
+# A hedge that opens a sentence: a guess said at the end of a turn is not a finding either.
+_HEDGE = re.compile(
+    r"^(?:i bet|i guess|i suspect|i think|i believe|my guess|maybe|perhaps|probably"
+    r"|possibly|it (?:might|may|could) be)\b",
+    re.I,
+)
+_ASIDE = re.compile(r"\([^()]*\)")  # a parenthetical: an aside, never the sentence's claim
 _RESTATED_WORDS = 6  # fewer words than this beside a command's code span: a restatement
 # A guess said while working, before anything confirmed it.
 _GUESS = re.compile(
@@ -119,10 +139,11 @@ def decisions(
                 continue  # narration, or a line of quoted code (a docstring) is no decision
             if restates_command(sentence, commands_run) or (mid_turn and guess(sentence)):
                 continue
-            if _HYPOTHETICAL.search(sentence):
-                continue  # advice for a case that may not be this one ("if ..., you'd need")
+            if _HYPOTHETICAL.search(sentence) or _HEDGE.match(sentence):
+                continue  # advice for a case that may not be this one, or a guess
+            # "Updated `x()` to use y instead of z" reports what was done, not why.
             kind = _cause_of(sentence) or (
-                None if _OUTCOME.search(sentence) else _kind_of(sentence)
+                None if _OUTCOME.search(sentence) or change_report(sentence) else _kind_of(sentence)
             )
             if kind is None:
                 continue
@@ -144,6 +165,12 @@ def decisions(
                 )
             )
     return drafts
+
+
+def change_report(sentence: str) -> bool:
+    """A sentence that reports a change ("Updated `x()` to use y instead of z", "Footer now
+    uses ...") without saying why: narration of the work, not a decision."""
+    return _CHANGE_REPORT.match(sentence) is not None and not _REASON.search(sentence)
 
 
 def guess(sentence: str) -> bool:
@@ -178,6 +205,7 @@ def _kind_of(sentence: str) -> str | None:
     count = _word_count(sentence)
     if 6 <= count <= 60 and signals.decision(sentence):
         return "decision"
-    if 4 <= count <= 40 and _ENV_STATEMENT.search(sentence) and _CONCRETE.search(sentence):
+    claim = _ASIDE.sub(" ", sentence)  # "They get 7 days (requires a card)": no env fact
+    if 4 <= count <= 40 and _ENV_STATEMENT.search(claim) and _CONCRETE.search(claim):
         return "env"
     return None

@@ -210,10 +210,10 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     if cause:
         title = text.title_of(cause)
     elif kind == "pitfall":
-        title = text.title_of(
-            f"`{commands.shown(cmd.text)}` fails with {line or 'an error'}: fixed in "
-            + ", ".join(files)
-        )
+        edited = files or list(dict.fromkeys(f.rsplit("/", 1)[-1] for o in episode.edits
+                                             for f in o.files))[:5]  # fmt: skip
+        fixed = "fixed in " + ", ".join(edited) if edited else "fixed by an edit"
+        title = _fix_title(f"`{commands.shown(cmd.text)}` fails with", line, fixed)
     else:
         setup = episode.fixes[-1].input
         title = text.title_of(
@@ -271,6 +271,14 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
         evidence=[e for e in proof if e],
         signature=commands.signature(line) if line else "",
     )
+
+
+def _fix_title(head: str, line: str, fixed: str, limit: int = 200) -> str:
+    """A title of the form head, error line, fix within ``limit``: a long error line is cut,
+    never the fix."""
+    room = limit - len(head) - len(fixed) - 4
+    said = text.one_line(line.rstrip(" .:"), max(room, 40)) if line else "an error"
+    return text.title_of(f"{head} {said}: {fixed}", limit)
 
 
 def _workaround(episode: Episode, ctx: Context) -> Draft | None:

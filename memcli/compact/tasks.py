@@ -54,9 +54,13 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
     episode = open_checks[-1]
     last = episode.failures[-1]
     line = commands.decisive_line(last.excerpt, last.summary)
-    goal = analysis.intent or f"make `{episode.command.text}` pass"
     files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    # What still fails leads the title: the session's first prompt may be a passing request
+    # ("ok, make the diff a little less intense") that says nothing about the check.
+    failing = f"`{commands.shown(episode.command.text)}` still fails"
+    title = text.title_of(f"Unfinished: {failing}" + (f": {line}" if line else ""))
     body = body_lines(
+        f"Goal: {analysis.intent}" if analysis.intent else "",
         f"`{episode.command.text}` still fails" + (f": {line}" if line else "."),
         "Last changed: " + ", ".join(files) if files else "",
         "The session ended without a passing run.",
@@ -66,7 +70,7 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
         rule=RULE,
         key=KEY,
         kind="task",
-        title=text.title_of(f"Unfinished: {goal}"),
+        title=title,
         body=body,
         ts=last.ts,
         session=session,

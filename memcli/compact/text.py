@@ -24,6 +24,11 @@ _ENV_VAR = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 _BACKTICK = re.compile(r"`([^`\n]{2,60})`")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.S)
 _MARKDOWN = re.compile(r"^\s*(?:[-*+]\s+|\d+\.\s+|#+\s+|>\s*)")
+# A list item's bold label ("**Naming clarity**: ...", "**Auto-Redaction Script** (`x.py`)"):
+# the label heads the item, it is not part of its sentence. With the opening `**` stripped.
+_LABEL = re.compile(r"^[^*\n]{1,60}?\*\*\s*(?::|—|–|-\s)\s*")
+_HEADER = re.compile(r"^[^*\n]{1,60}?\*\*\s*(?:\([^()]*\))?\s*:?$")
+_EMPHASIS = re.compile(r"\*\*")  # bold markers (never `__`: `__init__.py`)
 
 STOPWORDS = _set(
     """the and for with that this from into was were are has have had not but its it's you
@@ -64,6 +69,9 @@ def sentences(text: str) -> list[str]:
             continue
         pending = ""
         part = _MARKDOWN.sub("", part).strip().strip("*").strip()
+        if _HEADER.match(part):
+            continue  # a bold header alone ("**Auto-Redaction Script** (`x.py`)")
+        part = _LABEL.sub("", part)
         if len(part) >= 3:
             out.append(part)
     if pending.strip():
@@ -77,7 +85,7 @@ def one_line(text: str, limit: int = 200) -> str:
 
 def title_of(sentence: str, limit: int = 200) -> str:
     """A sentence as an item title: one line, no closing period, cut at a word boundary."""
-    line = filters.one_line(sentence, 10_000).rstrip(" .;:")
+    line = filters.one_line(_EMPHASIS.sub("", sentence), 10_000).rstrip(" .;:,")
     if len(line) <= limit:
         return line
     cut = line[: limit - 1].rsplit(" ", 1)[0]

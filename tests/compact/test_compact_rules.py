@@ -52,7 +52,9 @@ def test_a_check_still_failing_after_edits_is_an_unfinished_task(
     compact_session(memory, name)
     [task] = memory.items()
     assert task.kind == "task" and task.confidence == "assumed"
-    assert task.title == "Unfinished: Make the order tests pass"
+    # What still fails leads the title; the session's goal is in the body.
+    assert task.title.startswith("Unfinished: `pytest tests/test_orders.py` still fails: ")
+    assert "Goal: Make the order tests pass" in task.body
     assert task.expires and "still fails" in task.body
     assert summary_of(memory, name)["status"] == "unfinished"
 
