@@ -70,6 +70,7 @@ _HEDGE = re.compile(
     r"|possibly|it (?:might|may|could) be)\b",
     re.I,
 )
+_WHY = re.compile(r"\b(?:because|so that|since|in order to|otherwise|to avoid|to prevent)\b", re.I)
 _ASIDE = re.compile(r"\([^()]*\)")  # a parenthetical: an aside, never the sentence's claim
 _RESTATED_WORDS = 6  # fewer words than this beside a command's code span: a restatement
 # A guess said while working, before anything confirmed it.
@@ -135,7 +136,11 @@ def decisions(
         for number, sentence in enumerate(text.sentences(message.excerpt)):
             if (message.id, number) in used or "?" in sentence:
                 continue
-            if signals.narration(sentence) or _CODE_LINE.match(sentence):
+            if (
+                signals.narration(sentence)
+                or _CODE_LINE.match(sentence)
+                or text.status_line(sentence)
+            ):
                 continue  # narration, or a line of quoted code (a docstring) is no decision
             if restates_command(sentence, commands_run) or (mid_turn and guess(sentence)):
                 continue
@@ -170,7 +175,7 @@ def decisions(
 def change_report(sentence: str) -> bool:
     """A sentence that reports a change ("Updated `x()` to use y instead of z", "Footer now
     uses ...") without saying why: narration of the work, not a decision."""
-    return _CHANGE_REPORT.match(sentence) is not None and not _REASON.search(sentence)
+    return _CHANGE_REPORT.match(sentence) is not None and not _WHY.search(sentence)
 
 
 def guess(sentence: str) -> bool:

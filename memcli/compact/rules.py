@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from memcli import signals
-from memcli.compact import commands, facts, prose, tasks, text
+from memcli.compact import commands, facts, prose, tasks, text, titles
 from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
@@ -199,6 +199,10 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     assert passed is not None
     if not episode.edits and not episode.fixes:
         return _workaround(episode, ctx)  # else passed with nothing done between: flaky
+    if not episode.edits:  # passed given options the failing run had not: they are the fix
+        workaround = _workaround(episode, ctx)
+        if workaround is not None:
+            return workaround
     conclusion, cause, fixes = _explanation(analysis, episode, ctx)
     if _junk(analysis, episode, bool(cause)):
         for key in conclusion:
@@ -207,19 +211,10 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     cmd, line = episode.command, episode.line
     files = list(dict.fromkeys(f for o in episode.edits for f in o.files if tasks.relative(f)))[:5]
     kind = "pitfall" if episode.edits else "env"
-    if cause:
-        title = text.title_of(cause)
-    elif kind == "pitfall":
-        edited = files or list(dict.fromkeys(f.rsplit("/", 1)[-1] for o in episode.edits
-                                             for f in o.files))[:5]  # fmt: skip
-        fixed = "fixed in " + ", ".join(edited) if edited else "fixed by an edit"
-        title = _fix_title(f"`{commands.shown(cmd.text)}` fails with", line, fixed)
-    else:
-        setup = episode.fixes[-1].input
-        title = text.title_of(
-            f"Run `{commands.shown(setup)}` before `{commands.shown(cmd.text)}`, else: "
-            + (line or "it fails")
-        )
+    title = titles.of_episode(
+        cause, cmd.text, line, files, [f for o in episode.edits for f in o.files],
+        episode.fixes[-1].input if episode.fixes else "",
+    )  # fmt: skip
     changed = [f"{f} ({ctx.edit_hints[o.id]})" for o in episode.edits for f in o.files[:1]
                if o.id in ctx.edit_hints]  # fmt: skip
     changed_line = "Changed: " + "; ".join(changed or files) if (changed or files) else ""
@@ -273,14 +268,6 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     )
 
 
-def _fix_title(head: str, line: str, fixed: str, limit: int = 200) -> str:
-    """A title of the form head, error line, fix within ``limit``: a long error line is cut,
-    never the fix."""
-    room = limit - len(head) - len(fixed) - 4
-    said = text.one_line(line.rstrip(" .:"), max(room, 40)) if line else "an error"
-    return text.title_of(f"{head} {said}: {fixed}", limit)
-
-
 def _workaround(episode: Episode, ctx: Context) -> Draft | None:
     """The same command passing with other options: an env fact, else flakiness."""
     assert episode.passed is not None
@@ -313,7 +300,7 @@ def _explanation(
     for source, out in [*([(message, said)] if message else []), *((n, noted) for n in notes)]:
         for number, sentence in enumerate(text.sentences(source.excerpt)):
             key = (source.id, number)
-            if key in ctx.used or signals.narration(sentence):
+            if key in ctx.used or signals.narration(sentence) or text.status_line(sentence):
                 continue  # "The script has been successfully removed" is never a cause
             if out is noted:
                 if prose.guess(sentence) or "?" in sentence:

@@ -79,6 +79,14 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+_STATUS_MARKS = frozenset("✅✔☑✓❌✗✘❎🟢🔴")
+
+
+def status_line(sentence: str) -> bool:
+    """A checklist line ("✅ `export.py` (new, 10KB)"): a status, never a cause or a title."""
+    return sentence[:1] in _STATUS_MARKS
+
+
 def one_line(text: str, limit: int = 200) -> str:
     return filters.one_line(text, limit)
 

@@ -137,7 +137,10 @@ def test_the_unfinished_task_is_in_the_next_sessions_index(
     ])  # fmt: skip
     compact_session(memory, name)
     layer = layer1_index(memory.root, all_projects=True)  # the helpers file it under acme/shop
-    assert layer.entries[0].kind == "task" and "Unfinished: `pytest tests/test_rows.py` still fails" in layer.text
+    assert (
+        layer.entries[0].kind == "task"
+        and "Unfinished: `pytest tests/test_rows.py` still fails" in layer.text
+    )
     assert layer.entries[0].value > layer.entries[1].value
 
 
