@@ -205,3 +205,54 @@ def test_mem_compact_keeps_the_lesson_and_drops_the_junk_of_one_session(
     assert [k for k, _ in kinds] == ["convention", "pitfall"], kinds
     pitfall = next(t for k, t in kinds if k == "pitfall")
     assert pitfall.startswith("The root cause was `orders.py` reading `currency`")
+
+
+def test_a_checklist_line_is_never_the_cause(memory: api.Memory, write_buffer: Writer) -> None:
+    failing = "TypeError: total is not a function\n    at src/price.js:3"
+    name = write_buffer([
+        prompt("Fix the price tests"),
+        run_cmd("npm test", failing, False),
+        edit("src/price.js"),
+        run_cmd("npm test", "Tests: 3 passed", True),
+        said("✅ `src/price.js` (fixed, 2KB)"),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert not item.title.startswith("✅") and item.title.endswith("fixed in src/price.js")
+
+
+def test_options_added_to_the_passing_run_are_the_fix(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    """A look at the failure between the runs (`git check-ignore`) is no setup: the `-f`
+    the passing run added is what the next session needs."""
+    ignored = (
+        "The following paths are ignored by one of your .gitignore files:\n"
+        "scripts/export_secrets.py\nhint: Use -f if you really want to add them."
+    )
+    name = write_buffer([
+        prompt("Commit the export script"),
+        run_cmd("git add scripts/export_secrets.py", ignored, False),
+        run_cmd("git check-ignore -v scripts/export_secrets.py", ".gitignore:3:*secret*", True),
+        run_cmd("git add -f scripts/export_secrets.py", "", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.kind == "env" and item.confidence == "verified"
+    assert "ignored by one of your .gitignore files" in item.title
+    assert item.title.endswith("it passes with `-f`") and "check-ignore" not in item.title
+
+
+def test_a_fix_in_a_windows_path_is_named_by_its_file(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    failing = "TypeError: total is not a function\n    at src/price.js:3"
+    name = write_buffer([
+        prompt("Fix the price tests"),
+        run_cmd("npm test", failing, False),
+        edit("C:\\Users\\dev\\shop\\src\\price.js"),
+        run_cmd("npm test", "Tests: 3 passed", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.title.endswith(": fixed in price.js"), item.title
