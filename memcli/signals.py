@@ -307,6 +307,7 @@ _CORRECTION = (
     r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:(?:you|we|please)\s+){0,2}?(?:use|run|we|do|don'?t"
     r"|should|instead|put|call|keep)\b"
     r"|^(?:actually|instead)[, ]+\s*(?:use|run|we|do|don'?t|please|you should)\b"
+    r"|^(?:no|nope|actually)\b[,.!:; ]+\s*(?:it'?s|that'?s) (?:`[^`]+`|[\w.@/+-]+),? not\b"
     r"|\b(?:use|run|call|put) \S+(?: \S+)? instead(?: of\b|[.!,]|$)"
     r"|^(?:that'?s|this is) (?:wrong|not (?:right|correct|what i))\b"
     rf"|^(?:please\s+)?(?:don'?t|dont|do not) (?:{_VERBS}|{_MORE_VERBS})\b"

@@ -26,7 +26,13 @@ _CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.S)
 _MARKDOWN = re.compile(r"^\s*(?:[-*+]\s+|\d+\.\s+|#+\s+|>\s*)")
 # A list item's bold label ("**Naming clarity**: ...", "**Auto-Redaction Script** (`x.py`)"):
 # the label heads the item, it is not part of its sentence. With the opening `**` stripped.
-_LABEL = re.compile(r"^[^*\n]{1,60}?\*\*\s*(?::|—|–|-\s)\s*")
+_LABEL = re.compile(r"^([^*\n]{1,60}?)\*\*(\s*(?::|—|–|-\s)\s*)")
+# Labels that are part of the claim ("**Root cause**: the port was stale"): kept, unbolded.
+_CLAIM_LABEL = re.compile(
+    r"^(?:the\s+)?(?:(?:real\s+|actual\s+)?(?:root\s+)?cause|why|reason|problem|issue|bug|fix"
+    r"|decision|culprit|lesson|gotcha|pitfall|workaround|convention|rule)$",
+    re.I,
+)
 _HEADER = re.compile(r"^[^*\n]{1,60}?\*\*\s*(?:\([^()]*\))?\s*:?$")
 _EMPHASIS = re.compile(r"\*\*")  # bold markers (never `__`: `__init__.py`)
 
@@ -71,7 +77,7 @@ def sentences(text: str) -> list[str]:
         part = _MARKDOWN.sub("", part).strip().strip("*").strip()
         if _HEADER.match(part):
             continue  # a bold header alone ("**Auto-Redaction Script** (`x.py`)")
-        part = _LABEL.sub("", part)
+        part = _LABEL.sub(_unlabelled, part)
         if len(part) >= 3:
             out.append(part)
     if pending.strip():
@@ -85,6 +91,11 @@ _STATUS_MARKS = frozenset("✅✔☑✓❌✗✘❎🟢🔴")
 def status_line(sentence: str) -> bool:
     """A checklist line ("✅ `export.py` (new, 10KB)"): a status, never a cause or a title."""
     return sentence[:1] in _STATUS_MARKS
+
+
+def _unlabelled(label: re.Match[str]) -> str:
+    """A topic label goes ("**Naming**: ..."); a claim's label stays ("Root cause: ...")."""
+    return label.group(1) + label.group(2) if _CLAIM_LABEL.match(label.group(1).strip()) else ""
 
 
 def one_line(text: str, limit: int = 200) -> str:

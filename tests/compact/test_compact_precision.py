@@ -42,6 +42,8 @@ def test_a_passing_correction_of_a_detail_is_no_convention(
         "No, you should use the fixtures in tests/data",
         "No, we use pnpm here",
         "Actually, use the staging database for these checks",
+        "No, it's pnpm, not npm",
+        "Actually it's `main`, not `master`",
         "Migrations should always be reversible",
     ],
 )
@@ -116,8 +118,11 @@ def test_a_bold_label_is_never_part_of_a_title(memory: api.Memory, write_buffer:
 
 def test_sentences_drop_a_bold_header_and_a_label() -> None:
     assert text.sentences("**Export Script** (`scripts/export.py`)") == []
-    assert text.sentences("**Why**: the lock file pins every version.") == [
+    assert text.sentences("**Dependencies**: the lock file pins every version.") == [
         "the lock file pins every version."
+    ]
+    assert text.sentences("**Root cause**: the port in `conftest.py` was stale.") == [
+        "Root cause: the port in `conftest.py` was stale."
     ]
     assert text.title_of("The **cache** ignores the theme") == "The cache ignores the theme"
     assert text.title_of("Run `__init__.py` first") == "Run `__init__.py` first"
