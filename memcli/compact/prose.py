@@ -64,6 +64,24 @@ _CHANGE_REPORT = re.compile(
     r"|is|are|has|have|shows?|renders?|returns?|reads?|calls?|gets?|takes?))\b",
     re.I,
 )
+# A plan or a step of one, said while working: "let me ...", "I'll ...", or a bare imperative
+# ("Take `AgentSession` instead of ...", "In `run()`, if busy, queue it instead of ..."),
+# after any leading clauses ("Instead of fixing each error, let me ..."). Without a reason it
+# says what comes next, not why.
+_LEADING_CLAUSES = re.compile(
+    r"^(?:(?:in|for|when|if|on|after|before|once|instead of|then|so|and)\b[^,]{0,80},\s*)+",
+    re.I,
+)
+_PLAN = re.compile(
+    r"^(?:let me|let's|i'll|i will|i need to|i'm going to|i am going to|we need to|we'll)\b"
+    r"|^(?:take|use|add|make|move|create|replace|keep|pass|store|queue|call|return|change"
+    r"|update|remove|rename|extract|wrap|split|put|turn|switch|drop|delete|expose|export"
+    r"|import|inject|accept|convert|implement|refactor)\b",
+    re.I,
+)
+# A decision whose subject is a bare pronoun ("it's not needed since ..."): its referent is in
+# another sentence, so alone it teaches nothing.
+_PRONOUN_SUBJECT = re.compile(r"^(?:it|it's|that|that's|they|they're|these|those)\b", re.I)
 # A hedge that opens a sentence: a guess said at the end of a turn is not a finding either.
 _HEDGE = re.compile(
     r"^(?:i bet|i guess|i suspect|i think|i believe|my guess|maybe|perhaps|probably"
@@ -174,8 +192,11 @@ def decisions(
 
 def change_report(sentence: str) -> bool:
     """A sentence that reports a change ("Updated `x()` to use y instead of z", "Footer now
-    uses ...") without saying why: narration of the work, not a decision."""
-    return _CHANGE_REPORT.match(sentence) is not None and not _WHY.search(sentence)
+    uses ...") or plans one ("let me ...", "Take `x` instead of ...") without saying why:
+    narration of the work, not a decision."""
+    if _WHY.search(sentence):
+        return False
+    return bool(_CHANGE_REPORT.match(sentence) or _PLAN.match(_LEADING_CLAUSES.sub("", sentence)))
 
 
 def guess(sentence: str) -> bool:
@@ -209,7 +230,7 @@ def _cause_of(sentence: str) -> str | None:
 def _kind_of(sentence: str) -> str | None:
     count = _word_count(sentence)
     if 6 <= count <= 60 and signals.decision(sentence):
-        return "decision"
+        return None if _PRONOUN_SUBJECT.match(sentence) else "decision"
     claim = _ASIDE.sub(" ", sentence)  # "They get 7 days (requires a card)": no env fact
     if 4 <= count <= 40 and _ENV_STATEMENT.search(claim) and _CONCRETE.search(claim):
         return "env"

@@ -64,6 +64,10 @@ CHANGE_REPORTS = [
     "Sidebar now uses `slate` (#555555) instead of `grey` (#777777), making it darker.",
     "I bet the browser reports a light scheme, which would pick `#224466` instead of `#88aaff`.",
     "Maybe the proxy strips the header instead of forwarding it to port 8080.",
+    "Instead of patching each call site, let me add one wrapper around the client.",
+    "Take the whole `Config` instead of three separate arguments.",
+    "In `upload()`, if the queue is full, drop the oldest entry instead of blocking.",
+    "it's not needed since the list view uses `compact` and headers use bold.",
 ]
 
 
@@ -83,6 +87,7 @@ def test_a_change_report_or_a_hedge_in_a_closing_message_is_no_decision(
         "Switched the cache to Redis instead of memcached because the workers share sessions.",
         "Instead of blocking the commit on a secret, the hook now redacts it in place.",
         "Prices are stored as integer cents because floats lose pennies.",
+        "Since `APP_SESSION` isn't set in hooks, I'll use the session id of the payload.",
     ],
 )
 def test_a_choice_with_its_reason_is_still_a_decision(
