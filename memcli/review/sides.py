@@ -104,21 +104,22 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     kept = store_words.of_side(side, under)
     found: set[str] = set(kept.odd)
     shapes = [similar.shapes(item) for item in new]
+    rows = kept.decisions
     for which in (0, 1):
         wanted = {word for shape in shapes for word in shape[which]}
-        rows = {path: (row[which], row[2 + which]) for path, row in kept.decisions.items()}
         files: dict[str, list[str]] = defaultdict(list)  # the decisions with each wanted word
-        for path, (written, _exact) in rows.items():
-            for word in str(written).split():
-                if word in wanted:
-                    files[word].append(path)
+        hits = wanted.intersection  # most decisions share none: one C call each
+        for path, row in rows.items():
+            for word in hits(str(row[which]).split()):
+                files[word].append(path)
         for shape in (pair[which] for pair in shapes):
             need = math.ceil(SIMILAR * len(shape) - 1e-9)
             keep = len(shape) - need + 1
             for word in sorted(shape, key=lambda w: (len(files.get(w, ())), w))[:keep]:
                 for path in files.get(word, ()):
-                    written, exact = rows[path]
-                    if path not in found and _alike(shape, set(str(written).split()), exact, need):
+                    row = rows[path]
+                    words, exact = set(str(row[which]).split()), row[2 + which]
+                    if path not in found and _alike(shape, words, exact, need):
                         found.add(path)
     return sorted(found)
 
