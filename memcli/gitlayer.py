@@ -37,33 +37,23 @@ def environment() -> dict[str, str]:
     return {**os.environ, **_ENV_OVERRIDES}
 
 
-def run(root: Path, *args: str, large: bool = False) -> GitResult:
-    """``git ARGS`` in ``root``; never raises for a failing git (see ``GitResult.status``).
-
-    ``large``: megabytes of output (a ``grep`` of every item): git writes it to a temporary
-    file instead of a pipe, so Python is not woken for every few kilobytes git writes."""
-    command = ["git", *args]
+def run(root: Path, *args: str) -> GitResult:
+    """``git ARGS`` in ``root``; never raises for a failing git (see ``GitResult.status``)."""
     try:
-        if large:
-            import tempfile
-
-            with tempfile.TemporaryFile() as out:
-                done = subprocess.run(
-                    command, cwd=root, env=environment(), stdout=out, stderr=subprocess.PIPE,
-                    stdin=subprocess.DEVNULL, check=False,
-                )  # fmt: skip
-                out.seek(0)
-                stdout = out.read()
-        else:
-            done = subprocess.run(
-                command, cwd=root, env=environment(), capture_output=True,
-                stdin=subprocess.DEVNULL, check=False,
-            )  # fmt: skip
-            stdout = done.stdout
+        done = subprocess.run(
+            ["git", *args],
+            cwd=root,
+            env=environment(),
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except OSError as exc:
         return GitResult(-1, "", f"cannot run git: {exc.strerror}")
     return GitResult(
-        done.returncode, stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
     )
 
 

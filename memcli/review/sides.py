@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 from memcli import untrusted
@@ -76,7 +77,7 @@ class SideReader:
             return [f"{under}{name}" for name in names]
         return sorted(self.repo.list_folder(self.sha, under.rstrip("/")))
 
-    def grep(self, patterns: list[str], under: str, *, after: int = 0) -> list[Any]:
+    def grep(self, patterns: list[str], under: str, *, after: int = 0) -> Iterator[tuple[str, str]]:
         return self.repo.grep_lines(self.sha, patterns, under, after=after)
 
 

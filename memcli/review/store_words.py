@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -37,7 +37,9 @@ class Side(Protocol):
     def prefetch(self, paths: list[str]) -> None: ...
     def text(self, path: str) -> str | None: ...
     def files(self, under: str) -> list[str]: ...
-    def grep(self, patterns: list[str], under: str, *, after: int = 0) -> list[Any]: ...
+    def grep(
+        self, patterns: list[str], under: str, *, after: int = 0
+    ) -> Iterator[tuple[str, str]]: ...
     def at_revision(self, sha: str, label: str) -> Side: ...
 
 

@@ -131,7 +131,7 @@ def test_the_lines_read_from_a_file_are_the_lines_git_grep_prints(repo: Path) ->
     commit(repo, "store")
     under = ".memory/items/"
     with GitRepo(repo) as git_repo:
-        printed = git_repo.grep_lines("HEAD", store_words.PATTERNS, under, after=1)
+        printed = list(git_repo.grep_lines("HEAD", store_words.PATTERNS, under, after=1))
         for name in ("aaaa000001", "bbbb000002", "cccc000003"):
             relative = f"{under}{name}.yaml"
             text = (repo / relative).read_text(encoding="utf-8")
