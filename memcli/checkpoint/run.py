@@ -10,7 +10,7 @@ may name).
 import os
 
 from memcli import untrusted
-from memcli.checkpoint import candidates, sayings, state
+from memcli.checkpoint import candidates, choose, sayings, state
 from memcli.defaults import DEFAULTS
 from memcli.fastparse import fastjson
 from memcli.observed import buffer, transcript_tail
@@ -147,29 +147,8 @@ def _choose(current: dict[str, object], config: dict[str, object]) -> list[dict[
     resolved = current.get("resolved")
     done = set(resolved) if isinstance(resolved, dict) else set()
     skip = asked | done
-    fresh = [
-        c
-        for c in found.values()
-        if isinstance(c, dict) and c.get("id") not in skip and c.get("lines")
-    ]
-    # By kind, then the strongest first (a stated cause over a "because"), then in order.
-    fresh.sort(key=lambda c: (candidates.PRIORITY.index(str(c.get("kind"))), -sayings.strength(c)))
     per_turn, per_session = _number(config, "max_per_turn"), _number(config, "max_per_session")
-    room = max(0, min(per_turn, per_session - len(asked)))
-    # What was said mid-turn takes at most half of a session's requests: it must not crowd
-    # out what later turns show happening (a fix, a check still failing, a refusal).
-    said = sum(1 for a in asked if isinstance(found.get(a), dict) and found[a].get("origin"))
-    said_room = max(0, per_session // 2 - said)
-    chosen: list[dict[str, object]] = []
-    for candidate in fresh:
-        if len(chosen) >= room:
-            break
-        if candidate.get("origin"):
-            if not said_room:
-                continue
-            said_room -= 1
-        chosen.append(candidate)
-    return chosen
+    return choose.choose(found, skip, list(asked), per_turn, per_session)
 
 
 def _number(config: dict[str, object], key: str) -> int:

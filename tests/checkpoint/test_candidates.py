@@ -142,8 +142,34 @@ def test_caps_per_turn_and_per_session(tmp_path: Path) -> None:
         named = [x for x in (reason or "").splitlines() if x.startswith("- c")]
         assert len(named) <= 5
         asked += len(named)
-    assert asked == 12  # max_per_session
+    assert asked == 8  # max_per_session, but the third reserved for what happened
     assert run.checkpoint({"session_id": "s1"}, "gemini", str(local)) is None  # off there
+
+
+def test_a_session_full_of_prose_still_asks_about_a_check_failing_at_its_end(
+    tmp_path: Path,
+) -> None:
+    local = tmp_path / "local"
+    (local / "buffer").mkdir(parents=True)
+    buffer = local / "buffer" / "s1.jsonl"
+    asked: list[str] = []
+    for turn in range(6):  # each turn closes with decisions and causes, more than a cap holds
+        said = " ".join(
+            f"I chose cache{turn}{n} instead of Redis because the tests run offline."
+            f" The slow start is caused by module{turn}{n} importing numpy."
+            for n in range(3)
+        )
+        with buffer.open("a") as handle:
+            handle.write(json.dumps(obs("conclusion", excerpt=said)) + "\n")
+        reason = run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
+        asked += [x for x in (reason or "").splitlines() if x.startswith("- c")]
+    assert len(asked) == 8  # prose stops short of the session cap
+    with buffer.open("a") as handle:  # the last turn: a check that still fails at its end
+        handle.write(json.dumps(edit("src/shop/cart.py")) + "\n")
+        handle.write(json.dumps(cmd("pytest tests/test_cart.py", False,
+                                    "E   KeyError: 'price'\n1 failed")) + "\n")  # fmt: skip
+    reason = str(run.checkpoint({"session_id": "s1"}, "claude-code", str(local)))
+    assert "[unresolved -> task]" in reason and "KeyError: 'price'" in reason
 
 
 def test_a_buffer_rewritten_by_compaction_is_read_again(tmp_path: Path) -> None:

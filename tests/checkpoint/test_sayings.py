@@ -109,11 +109,18 @@ def test_a_decision_said_mid_turn_needs_its_reason() -> None:
     assert [kind for kind, _line in found(no_choice)] == ["decision"]
 
 
-def test_notes_take_at_most_half_of_a_session_s_requests() -> None:
+def test_what_was_said_and_what_happened_share_the_caps() -> None:
     notes = [candidate("cause", f"finding {n}", origin="note") for n in range(10)]
     failing = candidate("unresolved", "`pytest` still fails at the end of the turn")
-    state: dict[str, object] = {"candidates": {c["id"]: c for c in [*notes, failing]},
-                                "asked": [f"finding {n}" for n in range(4)]}  # fmt: skip
     config: dict[str, object] = {"max_per_turn": 5, "max_per_session": 12}
+    # 8 said already: the last third of the session is reserved for what happened.
+    state: dict[str, object] = {"candidates": {c["id"]: c for c in [*notes, failing]},
+                                "asked": [f"finding {n}" for n in range(8)]}  # fmt: skip
+    assert [c["id"] for c in run._choose(state, config)] == [failing["id"]]
+    # Early in a session a request is shared: the failing check and prose, strongest first.
+    state["asked"] = []
     chosen = [c["id"] for c in run._choose(state, config)]
-    assert chosen == ["finding 4", "finding 5", failing["id"]]
+    assert failing["id"] in chosen and len(chosen) == 5
+    # With nothing that happened, prose fills the request.
+    del state["candidates"][failing["id"]]  # type: ignore[attr-defined]
+    assert len(run._choose(state, config)) == 5

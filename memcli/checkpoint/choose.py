@@ -1,0 +1,58 @@
+"""Which candidates one checkpoint names, within the per-turn and per-session caps.
+
+Two families share the caps fairly: what *happened* (a fail-then-fix episode, an environment
+failure seen in output, a check or command still failing when the turn ends, a refused tool
+call, an interrupted command) and what was *said* (the user's corrections and conventions,
+causes and decisions in the assistant's closing messages and mid-turn notes, environment
+facts it stated, sub-agents' reports). Each family has a reserved share of the session cap
+(a third each; the last third goes to whichever asks first) that the other never takes, and
+half of each request (rounded up for what happened); the room a family leaves in a request
+goes to the other. Within a family: by kind, then the strongest evidence first, then in the
+order seen. Prose is plentiful (a long session's notes alone can fill any cap), events are
+rarer and more often the lesson: a check still failing at the end of the last turn is asked
+about however much was said before it.
+"""
+
+from memcli.checkpoint import sayings
+from memcli.checkpoint.entries import PRIORITY
+
+# Kinds that come from events (commands, their outputs, tool calls), not from prose.
+HAPPENED = frozenset(("fix", "unresolved", "denied", "failed", "interrupted"))
+
+
+def happened(candidate: dict[str, object]) -> bool:
+    """Whether the candidate comes from what happened (an environment failure counts when it
+    was seen in a command's output, not only said)."""
+    kind = candidate.get("kind")
+    if kind == "env":
+        return candidate.get("env") != "stated" and not candidate.get("origin")
+    return kind in HAPPENED
+
+
+def choose(
+    found: dict[str, object], skip: set[str], asked: list[object], per_turn: int, per_session: int
+) -> list[dict[str, object]]:
+    """The candidates to name now: fresh (not in ``skip``), with evidence, in the order asked."""
+    fresh = [
+        c
+        for c in found.values()
+        if isinstance(c, dict) and c.get("id") not in skip and c.get("lines")
+    ]
+    fresh.sort(key=lambda c: (PRIORITY.index(str(c.get("kind"))), -sayings.strength(c)))
+    events = [c for c in fresh if happened(c)]
+    prose = [c for c in fresh if not happened(c)]
+    earlier = [found[a] for a in asked if isinstance(a, str) and isinstance(found.get(a), dict)]
+    events_asked = sum(1 for c in earlier if isinstance(c, dict) and happened(c))
+    prose_asked = len(asked) - events_asked
+    reserve = per_session // 3
+    room = max(0, min(per_turn, per_session - len(asked)))
+    # Each family may use the session's room but for what the other still has reserved.
+    events_room = max(0, per_session - len(asked) - max(0, reserve - prose_asked))
+    prose_room = max(0, per_session - len(asked) - max(0, reserve - events_asked))
+    events_first = min(len(events), events_room, (room + 1) // 2)
+    prose_first = min(len(prose), prose_room, room - events_first)
+    # The room one family leaves in this request goes to the other.
+    events_first = min(len(events), events_room, room - prose_first)
+    chosen = events[:events_first] + prose[:prose_first]
+    chosen.sort(key=lambda c: fresh.index(c))
+    return chosen
