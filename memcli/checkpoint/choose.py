@@ -56,3 +56,11 @@ def choose(
     chosen = events[:events_first] + prose[:prose_first]
     chosen.sort(key=lambda c: fresh.index(c))
     return chosen
+
+
+def prose_room(found: dict[str, object], asked: list[object], per_session: int) -> int:
+    """How many more of what was said the session may still ask about."""
+    earlier = [found[a] for a in asked if isinstance(a, str) and isinstance(found.get(a), dict)]
+    events_asked = sum(1 for c in earlier if isinstance(c, dict) and happened(c))
+    reserve = per_session // 3
+    return max(0, per_session - len(asked) - max(0, reserve - events_asked))

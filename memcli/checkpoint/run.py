@@ -19,6 +19,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the ho
 if TYPE_CHECKING:
     from typing import BinaryIO
 
+    from memcli.privacy.redactor import Redactor
+
 # Assistants whose Stop hook can ask the agent to go on, in Claude Code's JSON
 # ({"decision": "block", "reason": ...}); see docs/hooks.md for the others.
 ASKING_AGENTS = ("claude-code", "codex")
@@ -69,15 +71,19 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
     said = payload.get("last_assistant_message")
     said = said if isinstance(said, str) else ""
     transcript = payload.get("transcript_path")
-    if agent in transcript_tail.AGENTS and isinstance(transcript, str) and transcript:
+    readable = agent in transcript_tail.AGENTS and isinstance(transcript, str) and transcript
+    if readable and _prose_room(current, config):
         # Capture records the same texts as notes, in parallel: read them here with this
         # state's own offset, and leave the buffer's notes alone (see candidates.scan).
         notes, current["transcript"] = transcript_tail.turn_notes(
-            transcript, current.get("transcript"), said
+            str(transcript), current.get("transcript"), said
         )
+        masker = _SentenceMasker(config)
         for text in notes:
-            if _may_state_lesson(text[:MAX_MESSAGE]):
-                sayings.note(_masked(text[:MAX_MESSAGE], config), current, None)
+            text = text[:MAX_MESSAGE]
+            if _may_state_lesson(text):
+                # Read unmasked, in memory; only the sentences kept are masked (cheaper).
+                sayings.note(_without_private(text), current, None, masker.mask)
     candidates.scan(records, current)
     if said.strip() and _may_state_lesson(said[:MAX_MESSAGE]):
         candidates.message(_masked(said[:MAX_MESSAGE], config), current, None)
@@ -129,6 +135,44 @@ def _may_state_lesson(text: str) -> bool:
     except by joining the text around a dropped span: such text is always read."""
     lowered = text.lower()
     return "<private" in lowered or "<mem-context" in lowered or sayings.may_state_fact(text)
+
+
+def _prose_room(current: dict[str, object], config: dict[str, object]) -> bool:
+    """Whether the session may still ask about something said (else notes are not read)."""
+    found = current.get("candidates")
+    asked = current.get("asked")
+    return (
+        choose.prose_room(
+            found if isinstance(found, dict) else {},
+            list(asked) if isinstance(asked, list) else [],
+            _number(config, "max_per_session"),
+        )
+        > 0
+    )
+
+
+def _without_private(text: str) -> str:
+    lowered = text.lower()
+    if "<private" not in lowered and "<mem-context" not in lowered:
+        return text
+    from memcli.capture import filters
+
+    return filters.drop_mem_fence(filters.drop_private(text))
+
+
+class _SentenceMasker:
+    """Masks one sentence at a time, loading the masking modules on first use only."""
+
+    def __init__(self, config: dict[str, object]) -> None:
+        self.config = config
+        self.redactor: Redactor | None = None
+
+    def mask(self, sentence: str) -> str:
+        if self.redactor is None:
+            from memcli.privacy.redactor import Redactor
+
+            self.redactor = Redactor.from_settings(self.config)
+        return self.redactor.mask(sentence)
 
 
 def _masked(text: str, config: dict[str, object]) -> str:

@@ -11,6 +11,10 @@ from memcli import signals
 from memcli.checkpoint.entries import add, text_of
 from memcli.fastparse import fastre
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
 
 
@@ -58,11 +62,17 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
 
 
 def message(
-    text: str, state: dict[str, object], record: dict[str, object] | None, mid_turn: bool = False
+    text: str,
+    state: dict[str, object],
+    record: dict[str, object] | None,
+    mid_turn: bool = False,
+    mask: "Callable[[str], str] | None" = None,
 ) -> None:
     """Decisions and root causes in an assistant message (captured, or from the Stop event);
     ``mid_turn``: a note, where a decision counts only with its reason (a plan says "X instead
-    of Y" as often as a decision does) and candidates are marked ``origin: note``."""
+    of Y" as often as a decision does) and candidates are marked ``origin: note``. ``mask``:
+    the text is not masked yet (read straight from a transcript): each sentence that becomes
+    a candidate is masked before it is kept, and its id comes from the masked words."""
     extra: dict[str, object] = {"origin": "note"} if mid_turn else {}
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
     assert isinstance(seen, set)
@@ -75,16 +85,29 @@ def message(
         words = len(sentence.split())
         if "?" in sentence or not 6 <= words <= 60 or signals.narration(sentence):
             continue
+        kind = _kind_said(sentence, mid_turn)
+        if not kind:
+            continue
+        if mask is not None:
+            sentence = mask(sentence)
         said = [f'you said: "{sentence}"']
-        if signals.root_cause(sentence):
-            add(state, "cause", sentence.lower(), said, record, **extra)
-        elif signals.decision(sentence):
-            if not mid_turn or _has(_REASON, sentence):
-                add(state, "decision", sentence.lower(), said, record, **extra)
-        elif learned(sentence):
-            add(state, "cause", sentence.lower(), said, record, **extra)
-        elif environment_fact(sentence) or _quoted_environment(sentence):
+        if kind == "env":
             add(state, "env", sentence.lower(), said, record, env="stated", **extra)
+        else:
+            add(state, kind, sentence.lower(), said, record, **extra)
+
+
+def _kind_said(sentence: str, mid_turn: bool) -> str:
+    """The kind of candidate a sentence of the assistant's is, or ``""``."""
+    if signals.root_cause(sentence):
+        return "cause"
+    if signals.decision(sentence):
+        return "decision" if not mid_turn or _has(_REASON, sentence) else ""
+    if learned(sentence):
+        return "cause"
+    if environment_fact(sentence) or _quoted_environment(sentence):
+        return "env"
+    return ""
 
 
 # What the assistant learned, in the shape of a finding: a lead that reports one ("I see",
@@ -222,9 +245,14 @@ def _concrete(said: str) -> int:
     return 0
 
 
-def note(text: str, state: dict[str, object], record: dict[str, object] | None) -> None:
+def note(
+    text: str,
+    state: dict[str, object],
+    record: dict[str, object] | None,
+    mask: "Callable[[str], str] | None" = None,
+) -> None:
     """A mid-turn assistant note: read as an assistant message, with the bar of a note."""
-    message(text, state, record, mid_turn=True)
+    message(text, state, record, mid_turn=True, mask=mask)
 
 
 def _has(pattern: str, text: str) -> bool:
