@@ -14,6 +14,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from memcli import __version__, model, timeutil
+from memcli.checkpoint import evidence as said_evidence
 from memcli.checkpoint import state
 from memcli.errors import MemError
 
@@ -44,7 +45,9 @@ def record(
         raise MemError(
             f"no candidate {candidate!r} in this repository's checkpoints", field="candidate"
         )
-    _path, session_state, entry = found
+    path, session_state, entry = found
+    if said_evidence.link(local, entry):  # said before capture recorded it: its observation now
+        state.save(path, session_state)
     if kind not in model.KINDS:
         raise MemError(f"{kind!r} is not one of {', '.join(model.KINDS)}", field="kind")
     title, body = memory.mask(" ".join(title.split())), memory.mask(body.strip())
@@ -96,7 +99,12 @@ def dismiss(memory: Memory, candidates: list[str]) -> list[str]:
     """Mark candidates dismissed; a MemError names the ids no checkpoint knows."""
     if not candidates:
         raise MemError("name at least one candidate id", field="candidates")
-    unknown = state.resolve(str(memory.paths.local), candidates, "dismissed")
+    local = str(memory.paths.local)
+    for candidate in candidates:  # evidence links first: compaction skips what was dismissed
+        found = state.find(local, candidate)
+        if found is not None and said_evidence.link(local, found[2]):
+            state.save(found[0], found[1])
+    unknown = state.resolve(local, candidates, "dismissed")
     if unknown:
         raise MemError(f"no candidate {', '.join(unknown)} in this repository", field="candidates")
     return candidates

@@ -190,3 +190,33 @@ def test_the_rules_respect_a_dismissal(session: Session) -> None:
     assert session.mem("add", "--dismiss", candidate).returncode == 0
     assert session.mem("compact").returncode == 0
     assert api.Memory.open(session.root).items() == []
+
+
+def test_a_candidate_said_mid_turn_is_recorded_with_its_note_as_evidence(
+    session: Session, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "abc123.jsonl"
+    cause = "The failure is caused by the fixture: it has no `price` column since the migration."
+    lines = [
+        {"type": "assistant", "sessionId": "abc123", "message": {"role": "assistant",
+         "content": [{"type": "text", "text": f"Found it. {cause}"}]}},
+        {"type": "assistant", "sessionId": "abc123", "message": {"role": "assistant",
+         "content": [{"type": "text", "text": "Done."}]}},
+    ]  # fmt: skip
+    transcript.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    outputs = session.fire(
+        {"session_id": "abc123", "hook_event_name": "Stop", "stop_hook_active": False,
+         "last_assistant_message": "Done.", "transcript_path": str(transcript)}
+    )  # fmt: skip
+    reason = json.loads(next(o for o in outputs if o.strip()))["reason"]
+    (line,) = [x for x in reason.splitlines() if x.startswith("- c") and "price" in x]
+    candidate = line.split()[1]
+    done = session.mem(
+        "add", "--candidate", candidate, "--kind", "pitfall",
+        "--title", "The price fixture lacks the column added by the migration",
+        "--body", "Regenerate the fixture after a migration that adds a column.",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (item,) = api.Memory.open(session.root).items()
+    refs = [e.get("ref", "") for e in item.evidence]
+    assert refs and refs[0].startswith("raw/abc123.jsonl#o")  # the note capture recorded

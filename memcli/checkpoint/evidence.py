@@ -1,0 +1,64 @@
+"""Evidence links for candidates read from the assistant's words before capture recorded them.
+
+The checkpoint reads the turn's mid-turn notes from the transcript (and the closing message
+from the Stop event) while capture, in parallel, writes the same texts to the session's
+buffer as ``note`` and ``conclusion`` observations: the candidate has no observation id yet.
+When the model records or dismisses it (`mem add --candidate`, ``--dismiss``), capture has
+written them: the observation whose text holds the candidate's sentence is its evidence.
+"""
+
+from __future__ import annotations
+
+import os
+
+from memcli.capture import buffer, fastjson
+
+SAID_KINDS = ("note", "conclusion")
+_SAID_PREFIX = 'you said: "'
+MAX_SCAN = 8_000_000  # bytes of a session's buffer read to find the observation
+
+
+def sentence_of(entry: dict[str, object]) -> str:
+    """The sentence a candidate quotes from the assistant (``you said: "..."``), or ``""``."""
+    lines = entry.get("lines")
+    first = str(lines[0]) if isinstance(lines, list) and lines else ""
+    if not first.startswith(_SAID_PREFIX) or not first.endswith('"'):
+        return ""
+    return first[len(_SAID_PREFIX) : -1].removesuffix("…")
+
+
+def link(local: str, entry: dict[str, object]) -> bool:
+    """Give a candidate without evidence links the observation capture wrote for its sentence
+    (the latest one); True when ``entry`` changed."""
+    if entry.get("refs") or entry.get("obs"):
+        return False
+    sentence = _normal(sentence_of(entry))
+    session = str(entry.get("session") or "")
+    if not sentence or not session:
+        return False
+    path = os.path.join(local, "buffer", buffer.session_file_name(session))
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, os.path.getsize(path) - MAX_SCAN))
+            data = handle.read(MAX_SCAN)
+    except OSError:
+        return False
+    found: dict[str, object] | None = None
+    for record in fastjson.records(data.decode("utf-8", errors="replace").splitlines()):
+        if not isinstance(record, dict) or record.get("kind") not in SAID_KINDS:
+            continue
+        excerpt = record.get("excerpt")
+        if isinstance(excerpt, str) and sentence in _normal(excerpt):
+            found = record
+    if found is None or not isinstance(found.get("id"), str):
+        return False
+    entry["obs"] = [found["id"]]
+    raw = found.get("raw")
+    entry["refs"] = [raw] if isinstance(raw, str) and raw else []
+    if isinstance(found.get("ts"), str) and not entry.get("ts"):
+        entry["ts"] = found["ts"]
+    return True
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.replace("**", "").replace("__", "").split()).lower()
