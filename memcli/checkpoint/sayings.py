@@ -8,7 +8,7 @@ concrete (a file, a command, an error, a version); narration does neither.
 """
 
 from memcli import signals
-from memcli.checkpoint.entries import add, text_of
+from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
@@ -89,12 +89,23 @@ def message(
         if not kind:
             continue
         if mask is not None:
+            if _known(state, kind, sentence):
+                continue  # asked about before, and it held nothing to mask: nothing to do
             sentence = mask(sentence)
         said = [f'you said: "{sentence}"']
         if kind == "env":
             add(state, "env", sentence.lower(), said, record, env="stated", **extra)
         else:
             add(state, kind, sentence.lower(), said, record, **extra)
+
+
+def _known(state: dict[str, object], kind: str, sentence: str) -> bool:
+    """Whether the candidate of an unmasked sentence is already kept. Compared in memory only:
+    a sentence masking leaves as it is has the id of its kept candidate; one holding a secret
+    has another id, and is masked and read as new (its masked id then finds the repeat)."""
+    found = state.get("candidates")
+    session = str(state.get("session") or "")
+    return isinstance(found, dict) and candidate_id(session, kind, sentence.lower()) in found
 
 
 def _kind_said(sentence: str, mid_turn: bool) -> str:

@@ -124,3 +124,31 @@ def test_what_was_said_and_what_happened_share_the_caps() -> None:
     # With nothing that happened, prose fills the request.
     del state["candidates"][failing["id"]]  # type: ignore[attr-defined]
     assert len(run._choose(state, config)) == 5
+
+
+def test_a_note_is_masked_sentence_by_sentence_and_only_what_is_kept() -> None:
+    from memcli.privacy.redactor import Redactor
+
+    masked: list[str] = []
+
+    def mask(sentence: str) -> str:
+        masked.append(sentence)
+        return Redactor().mask(sentence)
+
+    state: dict[str, object] = {"session": "s"}
+    text = (
+        "Let me look at the deploy script first. The deploy fails because the token "
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a expired in the CI secrets. "
+        "The build is caused by a stale lock in `db/lock.py` on every run."
+    )
+    sayings.note(text, state, None, mask)
+    entries = state["candidates"]
+    assert isinstance(entries, dict) and len(entries) == 2 and len(masked) == 2
+    kept = " ".join(str(e["lines"][0]) for e in entries.values())
+    assert "ghp_" not in kept and "[REDACTED]" in kept and "Let me look" not in kept
+    # Read again (the next turn): the sentence without a secret is known without masking;
+    # the one with a secret is masked again, and its masked id finds the same candidate.
+    masked.clear()
+    state.pop("_seen")
+    sayings.note(text, state, None, mask)
+    assert len(entries) == 2 and len(masked) == 1 and "ghp_" in masked[0]
