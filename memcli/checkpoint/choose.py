@@ -41,16 +41,14 @@ def choose(
     fresh.sort(key=lambda c: (PRIORITY.index(str(c.get("kind"))), -sayings.strength(c)))
     events = [c for c in fresh if happened(c)]
     prose = [c for c in fresh if not happened(c)]
-    earlier = [found[a] for a in asked if isinstance(a, str) and isinstance(found.get(a), dict)]
-    events_asked = sum(1 for c in earlier if isinstance(c, dict) and happened(c))
-    prose_asked = len(asked) - events_asked
+    events_asked = _events_asked(found, asked)
     reserve = per_session // 3
     room = max(0, min(per_turn, per_session - len(asked)))
     # Each family may use the session's room but for what the other still has reserved.
-    events_room = max(0, per_session - len(asked) - max(0, reserve - prose_asked))
-    prose_room = max(0, per_session - len(asked) - max(0, reserve - events_asked))
+    events_room = max(0, per_session - len(asked) - max(0, reserve - (len(asked) - events_asked)))
+    prose_room_left = prose_room(found, asked, per_session)
     events_first = min(len(events), events_room, (room + 1) // 2)
-    prose_first = min(len(prose), prose_room, room - events_first)
+    prose_first = min(len(prose), prose_room_left, room - events_first)
     # The room one family leaves in this request goes to the other.
     events_first = min(len(events), events_room, room - prose_first)
     chosen = events[:events_first] + prose[:prose_first]
@@ -60,7 +58,10 @@ def choose(
 
 def prose_room(found: dict[str, object], asked: list[object], per_session: int) -> int:
     """How many more of what was said the session may still ask about."""
-    earlier = [found[a] for a in asked if isinstance(a, str) and isinstance(found.get(a), dict)]
-    events_asked = sum(1 for c in earlier if isinstance(c, dict) and happened(c))
     reserve = per_session // 3
-    return max(0, per_session - len(asked) - max(0, reserve - events_asked))
+    return max(0, per_session - len(asked) - max(0, reserve - _events_asked(found, asked)))
+
+
+def _events_asked(found: dict[str, object], asked: list[object]) -> int:
+    earlier = [found.get(a) for a in asked if isinstance(a, str)]
+    return sum(1 for c in earlier if isinstance(c, dict) and happened(c))
