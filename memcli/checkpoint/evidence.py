@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 
-from memcli.capture import buffer, fastjson
+from memcli.fastparse import fastjson
+from memcli.observed import buffer
 
 SAID_KINDS = ("note", "conclusion")
 _SAID_PREFIX = 'you said: "'

@@ -155,7 +155,7 @@ def _without_private(text: str) -> str:
     lowered = text.lower()
     if "<private" not in lowered and "<mem-context" not in lowered:
         return text
-    from memcli.capture import filters
+    from memcli.observed import filters
 
     return filters.drop_mem_fence(filters.drop_private(text))
 
