@@ -121,6 +121,14 @@ def to_plain(value: Any) -> Any:
         return [to_plain(v) for v in value]
     if isinstance(value, str):
         return str(value)
+    # ruamel's ScalarFloat, ScalarInt, ScalarBoolean: plain numbers, as the C reader gives
+    # (the parse cache marshals them, and marshal refuses subclasses)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
     return timeutil.normalize(value)
 
 

@@ -93,3 +93,19 @@ def test_line_numbers_come_from_the_round_trip_reader_only_when_asked() -> None:
     doc, _ = yamlread.parse("id: x\n\nkind: pitfall\n", "f.yaml")
     assert doc._lines is None  # nothing parsed twice for a valid file
     assert doc.line_of("kind") == 3
+
+
+def test_a_file_the_round_trip_reader_decides_gives_plain_built_in_types() -> None:
+    """`'>#'` in a title sends the file to ruamel (a glued block-header comment may stand
+    there); its numbers must still be plain floats and ints, which the parse cache marshals
+    (Hypothesis found `ValueError: unmarshallable object` with ruamel's ScalarFloat)."""
+    import marshal
+
+    text = "id: a1\ntitle: '>#'\nimportance: 0.5\ncount: 3\nflag: true\n"
+    with pytest.raises(yamlread.Fallback):
+        yamlread.load_fast(text)
+    doc, problem = yamlread.parse(text, "x.yaml")
+    assert problem is None and doc is not None
+    data = doc.plain()
+    assert [type(data[k]) for k in ("importance", "count", "flag")] == [float, int, bool]
+    assert marshal.loads(marshal.dumps(data)) == data
