@@ -136,14 +136,6 @@ class GitRepo:
         isfile, join = os.path.isfile, os.path.join  # 16,000 files: no Path object each
         return sorted({p for p in out.split("\0") if p and isfile(join(root, p))})
 
-    def grep_files(self, rev: str | None, pattern: str, under: str) -> list[str]:
-        """Files under ``under`` with a line matching ``pattern`` (extended regex), at a
-        revision or (``rev`` None) in the working tree, untracked files included."""
-        where = [rev] if rev else ["--untracked"]
-        out = self.try_run("grep", "-l", "-z", "-E", "-e", pattern, *where, "--", under)
-        prefix = f"{rev}:" if rev else ""
-        return sorted(p.removeprefix(prefix) for p in (out or "").split("\0") if p)
-
     def grep_lines(
         self, rev: str | None, patterns: list[str], under: str, *, after: int = 0
     ) -> Iterator[tuple[str, str]]:
