@@ -34,6 +34,12 @@ if grep -rq -e 's3cr3t-Passw0rd' -e 'sk_live_51Hx7' .memory; then echo "LEAKED";
 echo "one captured observation:"
 head -n 2 .memory/local/buffer/abc123.jsonl | tail -n 1 | cut -c1-400
 
+step "mem checkpoint: at the end of the turn (Stop hook), ask the model once to record what the rules found"
+stop_event=$(grep '"hook_event_name":"Stop"' "$fixture")
+printf '%s' "$stop_event" | mem checkpoint | python3 -c 'import json,sys; d=json.load(sys.stdin); print("decision:", d["decision"]); print(d["reason"])'
+echo "the same Stop again prints: '$(printf '%s' "$stop_event" | mem checkpoint)' (each candidate is asked about once)"
+echo "(the model would now run the 'mem add --candidate ...' line above, or dismiss it)"
+
 step "mem compact: the session's observations become one verified pitfall"
 run mem compact --session abc123
 run mem list
