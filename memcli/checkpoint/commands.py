@@ -6,6 +6,7 @@ still failing with a telling line (``failed``)."""
 import os
 
 from memcli import signals
+from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, one_line, runs_of, strings_of, text_of
 
 _WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
@@ -200,6 +201,7 @@ def edit(record: dict[str, object], state: dict[str, object]) -> None:
             refused = f"a change to {what} was refused: {one_line(excerpt or summary, 120)}"
             add(state, "denied", f"write\0{what}", [refused], record)
         return
+    reported.edited(files, state)
     for run in runs_of(state).values():
         known = run.get("files")
         if isinstance(known, list) and (len(known) >= 8 or all(f in known for f in files)):
@@ -208,7 +210,9 @@ def edit(record: dict[str, object], state: dict[str, object]) -> None:
 
 
 def turn_end(state: dict[str, object]) -> None:
-    """At the end of a turn: checks still failing become ``unresolved`` candidates."""
+    """At the end of a turn: checks still failing become ``unresolved`` candidates; a pasted
+    failure the turn changed files for becomes a ``fix`` candidate."""
+    reported.turn_end(state)
     pending = _pending(state)
     for key, run in runs_of(state).items():
         if key in pending:  # the last failure of this command: what it says now

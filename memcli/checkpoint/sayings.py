@@ -8,6 +8,7 @@ concrete (a file, a command, an error, a version); narration does neither.
 """
 
 from memcli import signals
+from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
 
@@ -46,6 +47,7 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
     prompt = text_of(record, "excerpt")
     if not prompt or _instructions(prompt) or prompt.startswith("/"):
         return
+    reported.prompt(record, state)
     seen = state.setdefault("_seen", set())
     assert isinstance(seen, set)
     for sentence in sentences(prompt)[:40]:
@@ -74,10 +76,13 @@ def message(
     the text is not masked yet (read straight from a transcript): each sentence that becomes
     a candidate is masked before it is kept, and its id comes from the masked words."""
     extra: dict[str, object] = {"origin": "note"} if mid_turn else {}
+    # The cause of a pasted failure is said once, in its `fix` candidate.
+    split = sentences(text)
+    taken = reported.said(split, state, mask) if not mid_turn else frozenset()
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
     assert isinstance(seen, set)
-    for sentence in sentences(text)[:80]:
-        if sentence in seen:
+    for sentence in split[:80]:
+        if sentence in seen or sentence in taken:
             continue
         seen.add(sentence)
         if "**" in sentence or "__" in sentence:  # emphasis splits the words the rules read

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from memcli import signals
-from memcli.compact import commands, facts, prose, tasks, text, titles
+from memcli.compact import commands, facts, prose, reported, tasks, text, titles
 from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
@@ -138,6 +138,11 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
         draft = _from_episode(analysis, episode, ctx)
         if draft is not None:
             drafts.append(draft)
+    # A failure the user pasted: its turn's explanation is read before the prose rules.
+    known = {d.signature for d in drafts if d.signature}
+    known |= {signature_of(f) for e in analysis.unresolved for f in e.failures} - {""}
+    task = tasks.unfinished(analysis, ctx.session)
+    drafts.extend(reported.drafts(analysis, ctx, known, task is not None))
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
     ran = [o.input for o in analysis.obs if o.is_command]
     drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used, ran))
@@ -157,7 +162,6 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
         if not solved & {signature_of(f) for f in e.failures}
     ]
     drafts.extend(facts.drafts(analysis.obs, last_failures, ctx.session))
-    task = tasks.unfinished(analysis, ctx.session)
     if task is not None:
         drafts.append(task)
     return drafts

@@ -27,7 +27,7 @@ RULE, KEY = "task", "unfinished"  # one open task per session: its id is derived
 PERSISTENT = 3  # a check failing this many times is unfinished whatever was edited after
 
 
-def _code_edit(o: Obs) -> bool:
+def code_edit(o: Obs) -> bool:
     """An edit that could fix a check: not notes, docs or assistant instruction files."""
     return o.is_edit and any(
         not f.endswith((".md", ".txt", ".rst")) and f not in text.INSTRUCTION_FILES for f in o.files
@@ -42,7 +42,7 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
     does not fix the build), or the check kept failing (``PERSISTENT`` times)."""
     if not any(o.is_edit for o in analysis.obs):
         return None
-    code_edits = [o.index for o in analysis.obs if _code_edit(o)]
+    code_edits = [o.index for o in analysis.obs if code_edit(o)]
     last_edit = max(code_edits, default=-1)
     open_checks = [
         e

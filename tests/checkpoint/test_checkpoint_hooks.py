@@ -220,3 +220,42 @@ def test_a_candidate_said_mid_turn_is_recorded_with_its_note_as_evidence(
     (item,) = api.Memory.open(session.root).items()
     refs = [e.get("ref", "") for e in item.evidence]
     assert refs and refs[0].startswith("raw/abc123.jsonl#o")  # the note capture recorded
+
+
+def test_a_pasted_failure_fixed_in_its_turn_is_offered_at_that_turns_end(
+    session: Session,
+) -> None:
+    """The user pastes a console error; the turn edits a file and says why: one ``fix``
+    candidate with the signature line and the cause, masked; a prose prompt offers none."""
+    session.fire(
+        {"session_id": "abc123", "hook_event_name": "UserPromptSubmit",
+         "prompt": "The cart is blank:\n\nUncaught TypeError: cart.items.map is not a function\n"
+                   "    at CartList (src/CartList.jsx:14:22)\n"}
+    )  # fmt: skip
+    path = str(session.root / "src" / "CartList.jsx")
+    session.fire(
+        {"session_id": "abc123", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+         "tool_input": {"file_path": path, "old_string": "cart.items.map",
+                        "new_string": "Object.values(cart.items).map"},
+         "tool_response": {"filePath": path, "success": True}}
+    )  # fmt: skip
+    cause = (
+        "The cause was that the API returns items as an object keyed by id, and the token "
+        "sk_live_51Hx7aBCdEfGhIjKlMnOpQrStUvWxYz0123456789 is unrelated."
+    )
+    reason = json.loads(session.stop(message=cause))["reason"]
+    (line,) = [x for x in reason.splitlines() if x.startswith("- c")]  # the cause once
+    assert "[fix -> pitfall]" in line
+    assert "Uncaught TypeError: cart.items.map is not a function" in line
+    assert "src/CartList.jsx" in line and "object keyed by id" in line
+    assert "sk_live" not in reason
+    session.fire(
+        {"session_id": "abc123", "hook_event_name": "UserPromptSubmit",
+         "prompt": "When I open the cart I still get an error, can you look?"}
+    )  # fmt: skip
+    session.fire(
+        {"session_id": "abc123", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+         "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"},
+         "tool_response": {"filePath": path, "success": True}}
+    )  # fmt: skip
+    assert session.stop(message="I changed the cart list.") == ""
