@@ -44,8 +44,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
-        "identity, lesson signals",
-        {"capture", "privacy", "observed", "memlog", "scope", "signals"},
+        "identity, lesson signals (and pasted failures)",
+        {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -72,7 +72,12 @@ LAYERS: list[tuple[str, set[str]]] = [
 # capture/ holds the hook pipeline alone: what others share with it lives below it
 # (fastparse, observed, memlog), and privacy, the one redactor, never depends on capture.
 FORBIDDEN = {("mcpserver", "cli"), ("privacy", "capture"), ("observed", "capture")}
-FORBIDDEN |= {("memlog", "capture"), ("scope", "capture"), ("signals", "capture")}
+FORBIDDEN |= {
+    ("memlog", "capture"),
+    ("scope", "capture"),
+    ("signals", "capture"),
+    ("pasted", "capture"),
+}
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).
 # Files are written owner-only (privacy.owner_only, which imports nothing) by the atomic writer;
