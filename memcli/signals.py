@@ -62,7 +62,8 @@ _GENERIC = (
 _SHAPES: tuple[tuple[str, str], ...] = (
     (
         "missing-tool",
-        r"(?:command not found|: not found$|is not recognized as an internal"
+        r"(?:command not found|: not found$"
+        r"|is not recognized as (?:an internal|the name of a cmdlet)"  # cmd.exe, PowerShell
         r"|No such file or directory \(os error 2\)|executable file not found).*$",
     ),
     (

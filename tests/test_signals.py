@@ -55,6 +55,13 @@ SHAPES = [
     ),
     ("bash: pnpm: command not found", "missing-tool", "bash: pnpm: command not found"),
     (
+        "pnpm : The term 'pnpm' is not recognized as the name of a cmdlet, function, script file,"
+        " or operable program.\nAt line:1 char:1",
+        "missing-tool",
+        "pnpm : The term 'pnpm' is not recognized as the name of a cmdlet, function, script file,"
+        " or operable program.",
+    ),
+    (
         "Error: listen EADDRINUSE: address already in use :::3000",
         "port",
         "listen EADDRINUSE: address already in use :::3000",
