@@ -87,10 +87,6 @@ def racy_window(stats: dict[str, Stat | None]) -> int:
     return FINE_RACY_NS if any(m % 1_000_000_000 for m in mtimes[:64]) else RACY_NS
 
 
-def _digest(blob: bytes) -> str:
-    return hashlib.blake2b(blob, digest_size=16).hexdigest()
-
-
 class _Stored:
     """What the cache file holds, checked section by section; empty when damaged."""
 
@@ -116,7 +112,7 @@ class _Stored:
     @staticmethod
     def _section(file: persisted.IndexFile, name: str) -> Any:
         blob = file.raw(name)
-        if _digest(blob) != file.header["digests"][name]:
+        if content_hash(blob) != file.header["digests"][name]:
             raise ValueError(f"section {name} does not match its digest")
         return marshal.loads(blob)
 
@@ -185,7 +181,7 @@ class Snapshot:
         header = {
             "kind": "items",
             "format": FORMAT,
-            "digests": {name: _digest(blob) for name, blob in sections.items()},
+            "digests": {name: content_hash(blob) for name, blob in sections.items()},
         }
         self.close()
         try:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from memcli import api
+from memcli import api, itemfile
+from memcli.paths import StorePaths
 
 # Hypothesis profiles: `fast` by default (every `make test`), `thorough` for
 # `make test-thorough` (HYPOTHESIS_PROFILE=thorough). No test hard-codes its example count;
@@ -88,3 +89,17 @@ def bare_repo_no_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
     git(root, "init", "-q", "-b", "main")
     monkeypatch.chdir(root)
     yield root
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the item files parsed as YAML (not answered from a cache), in order."""
+    seen: list[str] = []
+    original = itemfile.parse_bytes
+
+    def counting(paths: StorePaths, path: Path, data: bytes):  # type: ignore[no-untyped-def]
+        seen.append(path.name)
+        return original(paths, path, data)
+
+    monkeypatch.setattr(itemfile, "parse_bytes", counting)
+    return seen

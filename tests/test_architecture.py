@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         "foundation: no knowledge of items, no I/O policy",
         {"__init__", "errors", "kinds", "ids", "timeutil", "atomic", "defaults", "untrusted"}
         | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs", "hookprogram"}
-        | {"progress", "batchwork", "fastparse"},
+        | {"progress", "batchwork", "fastparse", "detached"},
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memcli import api, itemcache, itemfile
+from memcli import api, itemcache
 from memcli.model import Item
 from memcli.paths import StorePaths
 from memcli.store import ItemStore
@@ -39,20 +39,6 @@ def fresh_read(paths: StorePaths) -> dict[str, str]:
         if item is not None:
             found[item.id] = item.title
     return found
-
-
-@pytest.fixture
-def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Names of the files parsed (not answered from the cache), in order."""
-    seen: list[str] = []
-    original = itemfile.parse_bytes
-
-    def counting(paths: StorePaths, path: Path, data: bytes):  # type: ignore[no-untyped-def]
-        seen.append(path.name)
-        return original(paths, path, data)
-
-    monkeypatch.setattr(itemfile, "parse_bytes", counting)
-    return seen
 
 
 def test_a_second_read_parses_nothing(memory: api.Memory, parsed: list[str]) -> None:

@@ -8,14 +8,12 @@ no-ops, so each item exists once.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from memcli import untrusted
+from memcli import detached, untrusted
 from memcli.compact import buffers, carry, merge, rules, session, summarizer, tasks, text
 from memcli.compact.drafts import Draft
 from memcli.compact.observations import Obs, from_records
@@ -81,20 +79,8 @@ def spawn_detached(memory: Memory, sessions: Sequence[str] | None = None) -> int
     returning its pid at once. The process runs :func:`memcli.compact.background.main`;
     its failures go to ``local/mem.log``."""
     code = "import sys; from memcli.compact.background import main; main(sys.argv[1:])"
-    args = [sys.executable, "-c", code, str(memory.root), *(sessions if sessions else ["--all"])]
-    options: dict[str, Any] = {"start_new_session": True}
-    if sys.platform == "win32":  # pragma: no cover
-        options = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED, NEW_PROCESS_GROUP
-    process = subprocess.Popen(
-        args,
-        cwd=memory.root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        **options,
-    )
-    return process.pid
+    args = [str(memory.root), *(sessions if sessions else ["--all"])]
+    return detached.spawn_python(code, args, memory.root)
 
 
 def _compact_locked(memory: Memory, name: str) -> CompactResult:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
+from memcli import detached
 from memcli.paths import StorePaths
 
 
@@ -14,19 +12,7 @@ def spawn_detached(paths: StorePaths) -> int:
     """Finish the index in a background process that outlives the caller (a hook that ran
     out of time); returns its pid. Its failures go to ``local/mem.log``."""
     code = "from memcli.retrieval.background import detached_main; detached_main()"
-    options: dict[str, Any] = {"start_new_session": True}
-    if sys.platform == "win32":  # pragma: no cover
-        options = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED, NEW_PROCESS_GROUP
-    process = subprocess.Popen(
-        [sys.executable, "-c", code],
-        cwd=paths.root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        **options,
-    )
-    return process.pid
+    return detached.spawn_python(code, [], paths.root)
 
 
 def detached_main() -> int:

@@ -12,61 +12,47 @@ from pathlib import Path
 import pytest
 from conftest import AddItem, age_files
 
-from memcli import api, itemfile
+from memcli import api
 from memcli.paths import StorePaths
 from memcli.retrieval import index_builder, index_files, loader, persisted
 from memcli.retrieval.search import search
 
 
-@pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of item files parsed as YAML, in order."""
-    seen: list[str] = []
-    original = itemfile.parse_bytes
-
-    def counting(paths: StorePaths, path: Path, data: bytes):  # type: ignore[no-untyped-def]
-        seen.append(path.name)
-        return original(paths, path, data)
-
-    monkeypatch.setattr(itemfile, "parse_bytes", counting)
-    return seen
-
-
 def test_a_rebuild_parses_only_added_and_changed_files(
-    repo: Path, add_item: AddItem, reads: list[str]
+    repo: Path, add_item: AddItem, parsed: list[str]
 ) -> None:
     items = [add_item(f"Pitfall number {n}", f"Body {n}.") for n in range(5)]
     age_files(repo)
     paths = StorePaths(repo)
     first = index_builder.build(paths)
     assert first.parsed == 5 and first.documents == 5
-    reads.clear()
+    parsed.clear()
 
     assert index_builder.build(paths).parsed == 0
-    assert reads == []
+    assert parsed == []
 
     changed = paths.item_file(items[2].id)
     changed.write_text(changed.read_text().replace("Body 2.", "Body two, rewritten."))
     new = add_item("A brand new item")
     paths.item_file(items[4].id).unlink()
     report = index_builder.build(paths)
-    assert sorted(reads) == sorted([changed.name, paths.item_file(new.id).name])
+    assert sorted(parsed) == sorted([changed.name, paths.item_file(new.id).name])
     assert (report.parsed, report.added, report.changed, report.removed) == (2, 1, 1, 1)
     assert report.documents == 5
 
 
 def test_a_touched_file_is_hashed_but_not_parsed(
-    repo: Path, add_item: AddItem, reads: list[str]
+    repo: Path, add_item: AddItem, parsed: list[str]
 ) -> None:
     item = add_item("Touch me")
     age_files(repo)
     paths = StorePaths(repo)
     index_builder.build(paths)
-    reads.clear()
+    parsed.clear()
     os.utime(paths.item_file(item.id))
     report = index_builder.build(paths)
     assert (report.hashed, report.parsed) == (1, 0)
-    assert reads == []
+    assert parsed == []
 
 
 def test_a_no_op_build_rewrites_nothing(repo: Path, add_item: AddItem) -> None:
@@ -156,16 +142,16 @@ def _generation(paths: StorePaths) -> int:
 
 
 def test_the_quick_check_is_stat_based_and_the_index_is_reused(
-    repo: Path, add_item: AddItem, reads: list[str]
+    repo: Path, add_item: AddItem, parsed: list[str]
 ) -> None:
     add_item("Quick check item")
     age_files(repo)
     search(repo, "quick")
     search(repo, "quick")
-    reads.clear()
+    parsed.clear()
     for _ in range(3):
         assert len(search(repo, "quick")) == 1
-    assert reads == []
+    assert parsed == []
 
 
 def test_a_damaged_or_foreign_index_is_rebuilt(repo: Path, add_item: AddItem) -> None:
@@ -196,13 +182,13 @@ def test_an_empty_or_missing_items_folder_gives_an_empty_index(repo: Path) -> No
     assert search(repo, "anything") == []
 
 
-def test_force_reparses_every_file(repo: Path, add_item: AddItem, reads: list[str]) -> None:
+def test_force_reparses_every_file(repo: Path, add_item: AddItem, parsed: list[str]) -> None:
     add_item("One")
     add_item("Two")
     index_builder.build(StorePaths(repo))
-    reads.clear()
+    parsed.clear()
     assert index_builder.build(StorePaths(repo), force=True).parsed == 2
-    assert len(reads) == 2
+    assert len(parsed) == 2
 
 
 def test_a_repository_without_a_store_is_a_clear_error(bare_repo: Path) -> None:
