@@ -3,9 +3,11 @@ string longer than LIMIT keeps its head and tail around a marker (a quarter of t
 `toolUseResult`, which mostly repeats the tool result); what the user and the assistant wrote is
 kept whole (a pi `toolResult` message is a tool result, whatever its blocks are called);
 token-usage counts are dropped; lines that are not JSON are left out. Every other line and field
-is kept. `--first N` keeps only the first N lines (a long session cut to its first part).
+is kept. `--first N` keeps only the first N lines (a long session cut to its first part);
+`--drop-type progress,file-history-snapshot` leaves out the lines of those record types (Claude
+Code's hook-progress and file-backup records, which neither the hooks nor `mem import` read).
 
-    python benchmarks/sessions/trim.py SOURCE DEST [--limit 3000] [--first N]
+    python benchmarks/sessions/trim.py SOURCE DEST [--limit 3000] [--first N] [--drop-type T,U]
 """
 
 from __future__ import annotations
@@ -61,12 +63,14 @@ def main() -> None:
     parser.add_argument("dest", type=Path)
     parser.add_argument("--limit", type=int, default=3000)
     parser.add_argument("--first", type=int, default=0, help="keep only the first N lines")
+    parser.add_argument("--drop-type", default="", help="comma-separated record types to leave out")
     args = parser.parse_args()
     text = args.source.read_text(encoding="utf-8")
     if args.source.suffix == ".json":
         args.dest.write_text(json.dumps(shorten(json.loads(text), args.limit), indent=1) + "\n")
         return
-    skipped = 0
+    skipped = dropped = 0
+    drop = {name for name in args.drop_type.split(",") if name}
     lines = [line for line in text.split("\n") if line.strip()]
     with open(args.dest, "w", encoding="utf-8") as out:
         for line in lines[: args.first or None]:
@@ -75,8 +79,11 @@ def main() -> None:
             except json.JSONDecodeError:  # lines the publisher's own redaction cut short
                 skipped += 1
                 continue
+            if record.get("type") in drop:
+                dropped += 1
+                continue
             out.write(json.dumps(shorten_record(record, args.limit), ensure_ascii=False) + "\n")
-    print(f"{args.dest}: {skipped} unparsable lines left out")
+    print(f"{args.dest}: {skipped} unparsable lines left out, {dropped} lines of {sorted(drop)}")
 
 
 if __name__ == "__main__":
