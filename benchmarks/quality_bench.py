@@ -17,11 +17,11 @@ and the previous compactor, commit --baseline, installed into its own venv under
 Scores against the session's gold lessons (`gold.yaml`, see `quality_score.py`): recall from
 items, recall from items plus the Stop hooks' block reasons, import recall, and the share of
 items that match no lesson, per session, per set (`sessions/sets.yaml`: "tuned", the sessions
-the rules were written against, and "fresh", held out) and over all. Prints a table and writes
-JSON (default `.bench/quality.json`).
+the rules were written against; "fresh", held out; "blind", held out and never looked at, for
+measurement only) and over all. Prints a table and writes JSON (default `.bench/quality.json`).
 
     python benchmarks/quality_bench.py [--baseline 2e98dd6 | --no-baseline]
-        [--sessions a,b] [--set tuned|fresh]
+        [--sessions a,b] [--set tuned|fresh|blind]
 """
 
 from __future__ import annotations
@@ -69,7 +69,13 @@ CACHE = ROOT / ".bench"
 DEFAULT_BASELINE = "2e98dd6"
 HOOK_TIMEOUT = 60  # seconds; Claude Code's own default is 600
 SETTINGS = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
-SESSION_FILES = ("transcript.jsonl", "trajectory.json", "pi-session.jsonl", "rollout.jsonl")
+SESSION_FILES = (
+    "transcript.jsonl",
+    "trajectory.json",
+    "trajectory.traj",
+    "pi-session.jsonl",
+    "rollout.jsonl",
+)
 
 
 def current_bin() -> Path:
@@ -332,7 +338,7 @@ def main() -> int:
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="commit of the old compactor")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
     parser.add_argument("--sessions", default="", help="comma-separated folder names (default all)")
-    parser.add_argument("--set", choices=SETS, help="only the tuned or only the fresh sessions")
+    parser.add_argument("--set", choices=SETS, help="only the sessions of one set")
     parser.add_argument("--out", type=Path, default=CACHE / "quality.json")
     args = parser.parse_args()
     names = sorted(p.name for p in SESSIONS.iterdir() if (p / "gold.yaml").exists())

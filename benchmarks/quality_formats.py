@@ -1,12 +1,14 @@
 """Sessions of other agents rewritten as Claude Code transcript records, so the replay drives
-the Claude Code hooks with them: an OpenHands event list (`trajectory.json`) and a pi coding
-agent session (`pi-session.jsonl`). Tool calls become the Claude Code tools they correspond to
-(Bash, Read, Edit, Write); what the user typed and what the assistant said stay as written; a
-turn the user aborted ends as Claude Code marks an interrupted one.
+the Claude Code hooks with them: an OpenHands event list (`trajectory.json`), a pi coding
+agent session (`pi-session.jsonl`) and a SWE-agent trajectory (`trajectory.traj`, SWE-agent's
+or mini-swe-agent's). Tool calls become the Claude Code tools they correspond to (Bash, Read,
+Edit, Write); what the user typed and what the assistant said stay as written; a turn the user
+aborted ends as Claude Code marks an interrupted one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -127,3 +129,124 @@ def _pi_result(message: dict[str, Any], blocks: list[dict[str, Any]]) -> dict[st
     result = {"stdout": said, "stderr": "", "interrupted": False, "isImage": False}
     extra = {"toolUseResult": result} if message.get("toolName") == "bash" else {}
     return _line("user", [{**block, "content": said, "is_error": failed}], **extra)
+
+
+# --- SWE-agent ------------------------------------------------------------------------------
+
+# What SWE-agent prints after every observation (its shell prompt), not part of the output.
+_SWE_PROMPT_LINES = ("(Open file:", "(Current directory:", "bash-$")
+_THOUGHT_LABEL = re.compile(r"^\s*THOUGHT:\s*")  # mini-swe-agent's reply format
+_BASH_BLOCK = re.compile(r"```bash\s*\n(.*?)\n```", re.DOTALL)  # mini-swe-agent's action
+_FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+_RETURNCODE = re.compile(r"^\s*<returncode>(-?\d+)</returncode>")
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
+_PR_INTRO = re.compile(r"^Consider the following PR description:\s*")
+_ISSUE = (
+    re.compile(r"<pr_description>\s*(.*?)\s*</pr_description>", re.DOTALL),
+    re.compile(r"ISSUE:\n(.*?)\n+INSTRUCTIONS:", re.DOTALL),
+)
+
+
+def from_swe_agent(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A SWE-agent trajectory (`.traj`: `trajectory` steps with thought / action / observation,
+    or only a `history`; mini-swe-agent's `messages` too) as Claude Code transcript records: the
+    issue as the one prompt, then per step the thought as assistant text, the action as a `Bash`
+    call (SWE-agent's own commands, `open`, `edit`, `create`, `submit`, as they were typed) and
+    the observation as its result; one turn, ending with the last step."""
+    history = data.get("history") or data.get("messages") or []
+    history = [m for m in history if isinstance(m, dict) and not m.get("is_demo")]
+    records: list[dict[str, Any]] = []
+    issue = _swe_issue(history)
+    if issue:
+        records.append(_line("user", issue))
+    steps = data.get("trajectory")
+    if isinstance(steps, list) and steps:
+        pairs = [
+            (
+                str(step.get("thought") or ""),
+                str(step.get("action") or ""),
+                _swe_text(step.get("observation")),
+            )
+            for step in steps
+            if isinstance(step, dict)
+        ]
+    else:
+        pairs = list(_swe_history_steps(history))
+    for number, (thought, action, observation) in enumerate(pairs):
+        records.extend(_swe_step(number, thought, action, observation))
+    return records
+
+
+def _swe_text(content: Any) -> str:
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return "" if content is None else str(content)
+
+
+def _swe_issue(history: list[dict[str, Any]]) -> str:
+    """The issue text of the first user message (the instance prompt), else that message."""
+    for message in history:
+        if message.get("role") == "user":
+            said = _swe_text(message.get("content"))
+            for pattern in _ISSUE:
+                found = pattern.search(said)
+                if found:
+                    return _PR_INTRO.sub("", found.group(1).strip(), count=1)
+            return said.strip()
+    return ""
+
+
+def _swe_history_steps(history: list[dict[str, Any]]) -> Iterator[tuple[str, str, str]]:
+    """(thought, action, observation) from a history: each assistant message with one action,
+    and the message that answers it. Harness feedback to a reply without exactly one action (no
+    command ran) is left out."""
+    first_user = next((i for i, m in enumerate(history) if m.get("role") == "user"), len(history))
+    rest = history[first_user + 1 :]
+    for index, message in enumerate(rest):
+        if message.get("role") != "assistant":
+            continue
+        said = _swe_text(message.get("content"))
+        action = str(message.get("action") or "")
+        thought = str(message.get("thought") or "")
+        if not action:
+            pattern = _BASH_BLOCK if _BASH_BLOCK.search(said) else _FENCED
+            blocks = list(pattern.finditer(said))
+            if len(blocks) != 1:
+                continue
+            action = blocks[0].group(1).strip()
+            thought = said[: blocks[0].start()].strip()
+        answer = rest[index + 1] if index + 1 < len(rest) else {}
+        observation = "" if answer.get("role") == "assistant" else _swe_text(answer.get("content"))
+        yield _THOUGHT_LABEL.sub("", thought or said, count=1), action, observation
+
+
+def _swe_failure_code(observation: str) -> int | None:
+    """The exit code of a failed action: mini-swe-agent's `<returncode>`, else (no exit codes in
+    a SWE-agent trajectory) 127 for a missing command and 1 for a Python traceback that ends the
+    output; None for a success."""
+    code = _RETURNCODE.match(observation)
+    if code:
+        return int(code.group(1)) or None
+    lines = [line.strip() for line in observation.splitlines() if line.strip()]
+    while lines and lines[-1].startswith(_SWE_PROMPT_LINES):
+        lines.pop()
+    if any("command not found" in line for line in lines[-3:]):
+        return 127
+    traceback = "Traceback (most recent call last)" in observation
+    if traceback and lines and _EXCEPTION_LINE.match(lines[-1]):
+        return 1
+    return None
+
+
+def _swe_step(number: int, thought: str, action: str, observation: str) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": thought}] if thought.strip() else []
+    if not action.strip():
+        return [_line("assistant", blocks)] if blocks else []
+    tool_id = f"swe-{number}"
+    call = {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": action}}
+    code = _swe_failure_code(observation)
+    output = observation if code is None else f"Exit code {code}\n{observation}"
+    block = {"type": "tool_result", "tool_use_id": tool_id, "content": output}
+    result = {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}
+    answer = _line("user", [{**block, "is_error": code is not None}], toolUseResult=result)
+    return [_line("assistant", [*blocks, call]), answer]

@@ -7,10 +7,10 @@ hooks for them too; nothing for a call the user turned down, which never ran), t
 turn that was not interrupted gives `Stop` with the last thing the assistant said (a turn ends
 at the next prompt, slash command or task notification), and `SessionStart` and `SessionEnd`
 frame the session. Each event carries how many transcript lines exist when it fires, so the
-replay can grow the transcript file as Claude Code does. An OpenHands trajectory or a pi session
-is first rewritten as Claude-Code-shaped transcript lines (see `quality_formats.py`), then
-walked the same way; a Codex rollout gives the Codex hook events of mem's own converter
-(:func:`codex_steps`).
+replay can grow the transcript file as Claude Code does. An OpenHands trajectory, a pi session
+or a SWE-agent trajectory is first rewritten as Claude-Code-shaped transcript lines (see
+`quality_formats.py`), then walked the same way; a Codex rollout gives the Codex hook events
+of mem's own converter (:func:`codex_steps`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quality_formats import from_openhands, from_pi
+from quality_formats import from_openhands, from_pi, from_swe_agent
 
 SYSTEM_PREFIXES = (
     "<local-command-",
@@ -57,10 +57,12 @@ def session_agent(path: Path) -> str:
 
 
 def load_session(path: Path) -> list[dict[str, Any]]:
-    """The session's records: Claude Code transcript records (an OpenHands trajectory or a pi
-    session is converted), or a Codex rollout's own lines."""
+    """The session's records: Claude Code transcript records (an OpenHands trajectory, a pi
+    session or a SWE-agent trajectory is converted), or a Codex rollout's own lines."""
     if path.suffix == ".json":
         return from_openhands(json.loads(path.read_text(encoding="utf-8")))
+    if path.suffix == ".traj":
+        return from_swe_agent(json.loads(path.read_text(encoding="utf-8")))
     records = [
         json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()
     ]

@@ -1,6 +1,7 @@
 """How the knowledge-quality numbers are added up and printed: per session, per set of sessions
-("tuned": the sessions the rules were written against; "fresh": held-out sessions nobody looked
-at while writing them) and over all of them.
+("tuned": the sessions the rules were written against; "fresh": held-out sessions, since read
+while their misses were analysed; "blind": held-out sessions nobody on the project has looked
+at, for measurement only) and over all of them.
 
 The sets are listed in `sessions/sets.yaml`; a session folder it does not list is fresh.
 """
@@ -13,7 +14,7 @@ from typing import Any
 from quality_score import Score
 from ruamel.yaml import YAML
 
-SETS = ("tuned", "fresh")
+SETS = ("tuned", "fresh", "blind")
 
 
 def session_sets(sessions: Path, names: list[str]) -> dict[str, str]:
