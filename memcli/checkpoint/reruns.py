@@ -17,8 +17,8 @@ _RUNS = "reproductions"  # command words -> the last passing run's output and th
 _FAILED = "last_failure"  # the last failing command, while nothing else ran or changed
 _CREATED = "created"  # files the session wrote whole
 _WINDOW = "window"  # the file SWE-agent's window shows
-_MAX_RUNS = 6
-_MAX_OUTPUT = 3000
+_MAX_RUNS = 4
+_MAX_OUTPUT = 1500
 _MAX_CREATED = 50
 
 
@@ -84,14 +84,7 @@ def ran(record: dict[str, object], state: dict[str, object]) -> None:
         return
     failed = state.pop(_FAILED, None)
     if isinstance(failed, dict) and reruns.same_job(str(failed.get("cmd") or ""), command):
-        line = str(failed.get("line") or "")
-        add(state, "fix", f"instead\0{failed.get('cmd')}\0{command}",
-            [f"`{one_line(str(failed.get('cmd')), 100)}` failed: {line}",
-             f"`{one_line(command, 100)}` did the same job and passed"],
-            record, verified=True,
-            obs=[str(failed.get("obs") or ""), text_of(record, "id")],
-            refs=[r for r in (str(failed.get("ref") or ""), text_of(record, "raw")) if r],
-            )  # fmt: skip
+        _instead(record, state, failed, command)
     if reruns.reproduction(command):
         _reproduced(record, state, command)
 
@@ -100,13 +93,30 @@ def _failed(record: dict[str, object], state: dict[str, object], command: str) -
     runs = state.get(_RUNS)
     if isinstance(runs, dict):  # a failing run: the fail-then-fix candidates take it
         runs.pop(" ".join(reruns.words_of(command)), None)
-    excerpt = text_of(record, "excerpt")
-    _kind, line = signals.failure(excerpt)
-    if not line or "SyntaxError" in line or "is not defined" in line:
-        state.pop(_FAILED, None)
-        return
-    state[_FAILED] = {"cmd": command, "line": one_line(line, 160), "obs": text_of(record, "id"),
+    # Its signature is read only if the next command turns out to do the same job.
+    state[_FAILED] = {"cmd": command, "out": text_of(record, "excerpt")[:_MAX_OUTPUT],
+                      "summary": text_of(record, "summary"), "obs": text_of(record, "id"),
                       "ref": text_of(record, "raw")}  # fmt: skip
+
+
+def _instead(
+    record: dict[str, object], state: dict[str, object], failed: dict[str, object], command: str
+) -> None:
+    """A workaround: ``command`` did the job the failing command tried; a typo is none."""
+    _kind, line = signals.failure(str(failed.get("out") or ""))
+    if not line:
+        summary = str(failed.get("summary") or "")
+        detail = summary.rsplit("(", 1)[-1].rstrip(")") if summary.endswith(")") else ""
+        line = "" if signals.is_generic(detail) else detail
+    if not line or "SyntaxError" in line or "is not defined" in line:
+        return
+    add(state, "fix", f"instead\0{failed.get('cmd')}\0{command}",
+        [f"`{one_line(str(failed.get('cmd')), 100)}` failed: {one_line(line, 160)}",
+         f"`{one_line(command, 100)}` did the same job and passed"],
+        record, verified=True,
+        obs=[str(failed.get("obs") or ""), text_of(record, "id")],
+        refs=[r for r in (str(failed.get("ref") or ""), text_of(record, "raw")) if r],
+        )  # fmt: skip
 
 
 def _reproduced(record: dict[str, object], state: dict[str, object], command: str) -> None:
