@@ -55,6 +55,7 @@ _VOLATILE = (
     r"|(?:[A-Za-z]:)?(?:[\\/][\w.@+~-]+){2,}[\\/]?"
     r"|\b(?:pid|PID|port|thread|Thread|process)[ =:#]+\d+"
 )
+_NOT_THE_JOB = _set("-h --help help -V --version version --dry-run")
 _MAX_LINES = 80
 MAX_LINE = 200
 
@@ -72,7 +73,7 @@ def words_of(command: str) -> list[str]:
         if words and not _aside(words):
             chosen = part
             break
-    words = [w.strip("'\"") for w in chosen.split("|", 1)[0].split()]
+    words = _without_redirections([w.strip("'\"") for w in chosen.split("|", 1)[0].split()])
     while words and "=" in words[0] and not words[0].startswith("-"):
         words.pop(0)
     changed = True
@@ -88,6 +89,22 @@ def words_of(command: str) -> list[str]:
             words = words[2:]
             changed = True
     return words
+
+
+def _without_redirections(words: list[str]) -> list[str]:
+    """``2>&1``, ``> out.txt``, ``<in``, ``&>/dev/null``: where output goes is not the job."""
+    kept: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        bare = word.lstrip("0123456789&")
+        if bare.startswith((">", "<")):
+            skip = bare.rstrip(">&<") == ""  # `>` alone: the next word is its target
+            continue
+        kept.append(word)
+    return kept
 
 
 def _base(word: str) -> str:
@@ -248,6 +265,8 @@ def same_job(failed: str, passed: str) -> bool:
     a, b = words_of(failed), words_of(passed)
     if not a or not b or a == b or _aside(a) or _aside(b):
         return False
+    if any(w in _NOT_THE_JOB for w in b[1:]):
+        return False  # asking for help or a dry run does no job
     fa, fb = family(a[0]), family(b[0])
     if fa == fb:
         if a[0] == b[0] and _only_flags_added(a, b):

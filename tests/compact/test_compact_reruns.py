@@ -212,3 +212,9 @@ def test_the_rules_on_a_replay_add_nothing(memory: api.Memory, write_buffer: Wri
     write_buffer(records)
     compact_session(memory, name)
     assert sorted((i.id, i.title) for i in memory.items()) == first
+
+
+def test_redirections_and_asking_for_help_are_no_other_way() -> None:
+    failed = "claude --plugin-dir ./plugin -p '/share:publish' --print --yes 2>&1"
+    assert not reruns.same_job(failed, "claude --help 2>&1 | head -60")
+    assert reruns.same_job("python x.py 2>&1", "python3 x.py > out.txt 2>&1")
