@@ -56,6 +56,9 @@ _VOLATILE = (
     r"|\b(?:pid|PID|port|thread|Thread|process)[ =:#]+\d+"
 )
 _NOT_THE_JOB = _set("-h --help help -V --version version --dry-run")
+_RUNNER_PREFIXES = ("Ran ", "Tests:", "Test Suites:", "Snapshots:", "Time:", "test result:",
+                    "collected ", "platform ", "rootdir:", "cachedir:", "plugins:",
+                    "configfile:")  # fmt: skip
 _MAX_LINES = 80
 MAX_LINE = 200
 
@@ -224,7 +227,7 @@ def lines_of(output: str) -> list[tuple[str, str]]:
     pattern = None
     for line in output.split("\n")[:_MAX_LINES]:
         shown = line.strip()
-        if not shown:
+        if not shown or _runner_line(shown):
             continue
         blank = shown
         if any(c.isdigit() for c in shown) or "/" in shown or "\\" in shown:
@@ -232,6 +235,14 @@ def lines_of(output: str) -> list[tuple[str, str]]:
             blank = pattern.sub(_blanked, shown)
         out.append((shown[:MAX_LINE], " ".join(blank.split())))
     return out
+
+
+def _runner_line(line: str) -> bool:
+    """A test runner's header, progress or count line (``==== 3 passed in 0.1s ====``,
+    ``Tests: 4 passed``, ``Ran 3 tests``): a test added or skipped changes it, no fix does."""
+    if line.startswith(_RUNNER_PREFIXES) or line.endswith("%]"):
+        return True
+    return line.startswith("==") and any(w in line for w in (" passed", " failed", " skipped"))
 
 
 def _blanked(_match: object) -> str:

@@ -218,3 +218,13 @@ def test_redirections_and_asking_for_help_are_no_other_way() -> None:
     failed = "claude --plugin-dir ./plugin -p '/share:publish' --print --yes 2>&1"
     assert not reruns.same_job(failed, "claude --help 2>&1 | head -60")
     assert reruns.same_job("python x.py 2>&1", "python3 x.py > out.txt 2>&1")
+
+
+def test_a_test_runners_counts_are_no_output() -> None:
+    before = "collected 3 items\ntests/test_a.py ...  [100%]\n==== 3 passed in 0.12s ===="
+    after = "collected 4 items\ntests/test_a.py ....  [100%]\n==== 4 passed in 0.13s ===="
+    assert reruns.differing(before, after) is None
+    assert reruns.differing("total=344\n== 1 passed ==", "total=345\n== 1 passed ==") == (
+        "total=344",
+        "total=345",
+    )
