@@ -59,14 +59,27 @@ _NOT_THE_JOB = _set("-h --help help -V --version version --dry-run")
 _RUNNER_PREFIXES = ("Ran ", "Tests:", "Test Suites:", "Snapshots:", "Time:", "test result:",
                     "collected ", "platform ", "rootdir:", "cachedir:", "plugins:",
                     "configfile:")  # fmt: skip
+_DIGITS = "0123456789"
 _MAX_LINES = 80
 MAX_LINE = 200
+
+
+_WORDS: dict[str, list[str]] = {}  # a session runs the same commands again and again
 
 
 def words_of(command: str) -> list[str]:
     """The words of the part of a shell line that decides it (the last part of a chain that
     does more than move or look, before any pipe), without leading variable assignments and
-    wrappers (``uv run``, ``npx``, ``timeout 60``)."""
+    wrappers (``uv run``, ``npx``, ``timeout 60``). The list is shared: do not change it."""
+    known = _WORDS.get(command)
+    if known is None:
+        if len(_WORDS) > 512:
+            _WORDS.clear()
+        known = _WORDS[command] = _words_of(command)
+    return known
+
+
+def _words_of(command: str) -> list[str]:
     parts = [command]
     for separator in ("&&", "||", ";"):
         parts = [p for part in parts for p in part.split(separator) if p.strip()]
@@ -230,7 +243,7 @@ def lines_of(output: str) -> list[tuple[str, str]]:
         if not shown or _runner_line(shown):
             continue
         blank = shown
-        if any(c.isdigit() for c in shown) or "/" in shown or "\\" in shown:
+        if "/" in shown or "\\" in shown or any(d in shown for d in _DIGITS):
             pattern = pattern or fastre.cached(_VOLATILE, 0)
             blank = pattern.sub(_blanked, shown)
         out.append((shown[:MAX_LINE], " ".join(blank.split())))
@@ -253,6 +266,8 @@ def differing(before: str, after: str) -> tuple[str, str] | None:
     """The first line of ``before`` that ``after`` no longer shows and the first line that
     ``after`` shows instead, when the two outputs differ in more than volatile parts; None
     when they do not, or when ``before`` showed nothing."""
+    if before.strip() == after.strip():
+        return None  # the usual case, and no pattern needed to see it
     old, new = lines_of(before), lines_of(after)
     if not old:
         return None

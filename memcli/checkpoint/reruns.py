@@ -56,14 +56,15 @@ def edited(record: dict[str, object], files: list[str], state: dict[str, object]
     if not isinstance(runs, dict) or not runs:
         return
     created = strings_of(state.get(_CREATED))
+    fixes = [f for f in files if f not in created and not _test_or_repro(f)]
     for key, run in list(runs.items()):
         scripts = strings_of(run.get("scripts")) if isinstance(run, dict) else []
         if not isinstance(run, dict) or any(reruns.same_file(f, s) for f in files for s in scripts):
             runs.pop(key, None)
-            continue
-        fixes = [f for f in files if f not in created and not _test_or_repro(f)]
-        if fixes:
-            run["files"] = list(dict.fromkeys([*strings_of(run.get("files")), *fixes]))[:8]
+        elif fixes:
+            known = strings_of(run.get("files"))
+            if len(known) < 8 and not all(f in known for f in fixes):
+                run["files"] = list(dict.fromkeys([*known, *fixes]))[:8]
 
 
 def _test_or_repro(path: str) -> bool:
