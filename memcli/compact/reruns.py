@@ -3,7 +3,8 @@
 - A fix proven by output: a reproduction passes but prints the wrong result, a source file is
   edited (not the reproduction itself, not a file the session created), the same
   reproduction runs again and prints something else. A pitfall titled by the cause the
-  assistant stated in the turn (mid-turn notes, else the closing message), else by the
+  assistant stated in the turn (mid-turn notes, else the closing message), else, when the
+  first output itself says something is wrong ("expected", an error line, a warning), by the
   command and the two outputs; its evidence is the line before, the edit and the line after.
 - A workaround: a command fails with a telling line and the next command, doing the same job
   another way, passes (nothing edited in between). "Use B, not A": a pitfall, an env item
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 OUTPUT_RULE = "output-fix"
 INSTEAD_RULE = "instead"
 _SHOWN = 90  # characters of a command or an output line in a title
+_WRONG = ("expected", "wrong", "incorrect", "mismatch", "should be", "warning", "error",
+          "fail", "traceback", "exception")  # fmt: skip
 
 
 @dataclass
@@ -116,6 +119,8 @@ def _finish(analysis: Analysis, ctx: Context, runs: _Runs, created: set[str]) ->
     before, after = changed
     files = list(dict.fromkeys(f for e in fixes for f in e.files if f not in created))
     cause, said = _cause(analysis, ctx, first, last, files, changed)
+    if not cause and not _looks_wrong(first.excerpt):
+        return None  # a changed output nobody called wrong: maybe a feature, not a fix
     shown = text.one_line(commands.shown(runs.command), _SHOWN)
     fixed = titles.fixed_in([f for f in files if tasks.relative(f)], files)
     title = text.title_of(cause) if cause else text.title_of(
@@ -149,6 +154,13 @@ def _finish(analysis: Analysis, ctx: Context, runs: _Runs, created: set[str]) ->
         anchors=[{"path": f} for f in files if tasks.relative(f)][:5],
         evidence=[e for e in proof if e],
     )
+
+
+def _looks_wrong(output: str) -> bool:
+    """Whether an output says something is wrong (an error signature, "expected", "wrong",
+    a warning): then a changed output is a fix even when nobody stated its cause."""
+    lowered = output.lower()
+    return bool(signals.failure(output)[1]) or any(word in lowered for word in _WRONG)
 
 
 def _quoted(line: str) -> str:

@@ -58,17 +58,29 @@ def test_a_fix_proven_by_output_is_a_pitfall_titled_by_the_stated_cause(
     assert len(memory.items()) == 1
 
 
-def test_without_a_stated_cause_the_title_shows_the_two_outputs(
+def test_without_a_stated_cause_an_output_called_wrong_is_titled_by_the_two_outputs(
     memory: api.Memory, write_buffer: Writer
 ) -> None:
-    records = output_fix_session(edit("shop/serializers.py"))[:-2]
+    records = output_fix_session(
+        edit("shop/serializers.py"), before="total: 344 (expected 345)", after="total: 345"
+    )[:-2]
     name = write_buffer([*records, stop("I've updated the serializer.")])
     compact_session(memory, name)
     [item] = memory.items()
     assert item.title == (
-        "`python reproduce.py` printed `Result: 344` until a fix in shop/serializers.py; "
-        "now `Result: 345`"
+        "`python reproduce.py` printed `total: 344 (expected 345)` until a fix in "
+        "shop/serializers.py; now `total: 345`"
     )
+
+
+def test_a_changed_output_nobody_called_wrong_is_no_item(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    """A feature taking shape (a report gains a column) changes the output too."""
+    records = output_fix_session(edit("shop/serializers.py"))[:-2]
+    name = write_buffer([*records, stop("I've updated the serializer.")])
+    compact_session(memory, name)
+    assert memory.items() == []
 
 
 def test_output_that_differs_only_in_volatile_parts_is_no_fix(
