@@ -227,6 +227,15 @@ def same_file(a: str, b: str) -> bool:
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
+def test_or_reproduction(path: str) -> bool:
+    """A file that tests or reproduces (``test_x.py``, ``x.test.js``, ``repro.py``): editing
+    it changes the check, never fixes what it checks."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return name.startswith(("test_", "repro")) or any(
+        part in name for part in ("_test.", ".test.", ".spec.", "_spec.")
+    )
+
+
 def scripts_of(command: str) -> list[str]:
     """The files a command runs or reads (its arguments that look like paths)."""
     return [w for w in words_of(command)[1:] if not w.startswith("-") and ("." in w or "/" in w)

@@ -56,7 +56,7 @@ def edited(record: dict[str, object], files: list[str], state: dict[str, object]
     if not isinstance(runs, dict) or not runs:
         return
     created = strings_of(state.get(_CREATED))
-    fixes = [f for f in files if f not in created and not _test_or_repro(f)]
+    fixes = [f for f in files if f not in created and not reruns.test_or_reproduction(f)]
     for key, run in list(runs.items()):
         scripts = strings_of(run.get("scripts")) if isinstance(run, dict) else []
         if not isinstance(run, dict) or any(reruns.same_file(f, s) for f in files for s in scripts):
@@ -65,13 +65,6 @@ def edited(record: dict[str, object], files: list[str], state: dict[str, object]
             known = strings_of(run.get("files"))
             if len(known) < 8 and not all(f in known for f in fixes):
                 run["files"] = list(dict.fromkeys([*known, *fixes]))[:8]
-
-
-def _test_or_repro(path: str) -> bool:
-    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    return name.startswith(("test_", "repro")) or any(
-        part in name for part in ("_test.", ".test.", ".spec.", "_spec.")
-    )
 
 
 def ran(record: dict[str, object], state: dict[str, object]) -> None:

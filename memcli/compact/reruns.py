@@ -67,13 +67,6 @@ def _created(obs: list[Obs]) -> set[str]:
     return born
 
 
-def _test_file(path: str) -> bool:
-    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    return name.startswith(("test_", "repro")) or any(
-        part in name for part in ("_test.", ".test.", ".spec.", "_spec.")
-    )
-
-
 def _output_fixes(analysis: Analysis, ctx: Context, created: set[str]) -> list[Draft | None]:
     tracked: dict[str, _Runs] = {}
     out: list[Draft | None] = []
@@ -100,7 +93,7 @@ def _changes_reproduction(edit: Obs, runs: _Runs) -> bool:
     test_run = commands.parse(runs.command).program in commands.CHECKS
     return any(
         any(reruns.same_file(path, script) for script in runs.scripts)
-        or (test_run and _test_file(path))
+        or (test_run and reruns.test_or_reproduction(path))
         for path in edit.files
     )
 
@@ -110,7 +103,11 @@ def _finish(analysis: Analysis, ctx: Context, runs: _Runs, created: set[str]) ->
         return None
     first, last = runs.runs[0], runs.runs[-1]
     edits = [e for e in runs.edits if first.index < e.index < last.index]
-    fixes = [e for e in edits if any(f not in created and not _test_file(f) for f in e.files)]
+    fixes = [
+        e
+        for e in edits
+        if any(f not in created and not reruns.test_or_reproduction(f) for f in e.files)
+    ]
     if not fixes:
         return None
     changed = reruns.differing(first.excerpt, last.excerpt)
