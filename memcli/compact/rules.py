@@ -222,7 +222,8 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     )  # fmt: skip
     changed = [f"{f} ({ctx.edit_hints[o.id]})" for o in episode.edits for f in o.files[:1]
                if o.id in ctx.edit_hints]  # fmt: skip
-    changed_line = "Changed: " + "; ".join(changed or files) if (changed or files) else ""
+    shown = changed or files or list(dict.fromkeys(f for o in episode.edits for f in o.files))[:3]
+    changed_line = "Changed: " + "; ".join(shown) if shown else ""  # paths outside: as they are
     setup_line = ""
     if episode.fixes:
         setup_line = "Setup: " + "; ".join(f"`{o.input}`" for o in episode.fixes[-2:])

@@ -240,3 +240,35 @@ def test_a_test_runners_counts_are_no_output() -> None:
         "total=344",
         "total=345",
     )
+
+
+def test_a_swe_agent_failure_fixed_by_its_edit_command_is_a_verified_pitfall(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    window = "[File: /proj/proj/numberformat.py (104 lines total)]\n"
+    name = write_buffer(
+        [
+            prompt("Small decimals come out in exponential notation"),
+            run_cmd("create reproduce.py", "[File: /proj/reproduce.py (1 lines total)]", True),
+            run_cmd(
+                REPRO,
+                "Traceback (most recent call last):\nValueError: Unknown format code e",
+                False,
+            ),  # fmt: skip
+            run_cmd("open proj/numberformat.py", window, True),
+            run_cmd(
+                "edit 30:32 if decimal_pos is not None: end_of_edit", window + "File updated.", True
+            ),  # fmt: skip
+            run_cmd(REPRO, "0.00\nScript completed successfully, no errors.", True),
+            note(
+                "The issue is that `format()` in numberformat.py switches to scientific "
+                "notation even when `decimal_pos` is given."
+            ),  # fmt: skip
+            note("The `reproduce.py` script has been successfully removed."),
+        ]
+    )
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.kind == "pitfall" and item.confidence == "verified"
+    assert item.title.startswith("The issue is that `format()` in numberformat.py")
+    assert "Changed: /proj/proj/numberformat.py" in item.body
