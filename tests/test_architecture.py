@@ -44,8 +44,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
-        "identity, lesson signals (and pasted failures)",
-        {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted"},
+        "identity, lesson signals (and pasted failures, re-runs)",
+        {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -77,6 +77,7 @@ FORBIDDEN |= {
     ("scope", "capture"),
     ("signals", "capture"),
     ("pasted", "capture"),
+    ("reruns", "capture"),
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).

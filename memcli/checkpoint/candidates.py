@@ -21,7 +21,7 @@ twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :m
 :mod:`json`, no dataclasses.
 """
 
-from memcli.checkpoint import commands, sayings
+from memcli.checkpoint import commands, reruns, sayings
 from memcli.checkpoint.commands import added_flags, command_key, looking, turn_end
 from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, text_of
 from memcli.checkpoint.sayings import message, sentences
@@ -41,7 +41,11 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
             state["agent"] = text_of(record, "agent")
         summary = text_of(record, "summary")
         if summary.startswith("$ ") and text_of(record, "input"):
-            commands.command(record, state)
+            changed = reruns.shell_edit(record, state)  # SWE-agent's `edit`, `sed -i`, ...
+            if changed:
+                commands.edit({**record, "files": changed}, state)
+            else:
+                commands.command(record, state)
         elif kind == "edit" or (kind == "error" and record.get("files")):
             commands.edit(record, state)
         elif kind == "prompt":

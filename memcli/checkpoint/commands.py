@@ -5,8 +5,9 @@ still failing with a telling line (``failed``)."""
 
 import os
 
+from memcli import reruns as shapes
 from memcli import signals
-from memcli.checkpoint import reported
+from memcli.checkpoint import reported, reruns
 from memcli.checkpoint.entries import add, one_line, runs_of, strings_of, text_of
 
 _WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
@@ -102,7 +103,7 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
         add(state, "denied", key, [f"`{one_line(command, 120)}` was refused: "
              f"{one_line(excerpt or summary, 120)}"], record)  # fmt: skip
         return
-    if looking(key):
+    if looking(key) or key in shapes.LOOKING:
         return
     runs = runs_of(state)
     ok = record.get("ok")
@@ -110,6 +111,7 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
         add(state, "interrupted", key, [f"`{one_line(command, 120)}` was interrupted before it "
              "ended (a watch mode, a server, a prompt waiting for input?)"], record)  # fmt: skip
         return
+    reruns.ran(record, state)
     if ok is True and runs:  # a different command succeeding may be the fix
         ran = f"ran `{one_line(command, 80)}`"
         for other_key, run in runs.items():
@@ -202,6 +204,7 @@ def edit(record: dict[str, object], state: dict[str, object]) -> None:
             add(state, "denied", f"write\0{what}", [refused], record)
         return
     reported.edited(files, state)
+    reruns.edited(record, files, state)
     for run in runs_of(state).values():
         known = run.get("files")
         if isinstance(known, list) and (len(known) >= 8 or all(f in known for f in files)):

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from memcli import reruns
 from memcli.observed import filters
 
 # A command the user stopped: its whole output says so ("Command aborted", "[Request
@@ -127,8 +128,25 @@ class Obs:
 
 def from_records(records: list[dict[str, Any]]) -> list[Obs]:
     out: list[Obs] = []
+    window = ""  # the file SWE-agent's window shows: what its `edit` changes
     for record in records:
         obs = Obs.from_record(len(out), record)
         if obs is not None:
+            window = _shell_edit(obs, window)
             out.append(obs)
     return out
+
+
+def _shell_edit(o: Obs, window: str) -> str:
+    """Make a passing shell command that changed a file (SWE-agent's ``edit``, ``create``
+    and ``str_replace_editor``, ``sed -i``, ``cat > file``) an edit, as an editing tool's
+    call is; returns the file SWE-agent's window shows now."""
+    if not o.is_command or o.ok is False:
+        return window
+    files, created = reruns.shell_edit(o.input, o.excerpt, window)
+    if files:
+        o.kind, o.files = "edit", files
+        o.summary = ("write " if created else "edit ") + files[0]
+    if o.input.startswith(("open ", "create ")) and len(o.input.split()) > 1:
+        return reruns.window_file(o.excerpt) or o.input.split()[1]
+    return reruns.window_file(o.excerpt) or window

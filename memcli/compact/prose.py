@@ -90,6 +90,14 @@ _HEDGE = re.compile(
 )
 _WHY = re.compile(r"\b(?:because|so that|since|in order to|otherwise|to avoid|to prevent)\b", re.I)
 _ASIDE = re.compile(r"\([^()]*\)")  # a parenthetical: an aside, never the sentence's claim
+# A symptom report: what a run showed against what was expected ("We get 344, but the issue
+# expects 345"). The result of one run, not how the environment is.
+_SYMPTOM = re.compile(
+    r"^(?:we|i|it|this|that) (?:get|gets|got|see|saw|print|prints|printed|return|returns"
+    r"|returned|output|outputs)\b|\bexpect(?:s|ed)?\b[^.]{0,60}\b(?:but|got|instead)\b"
+    r"|\bbut (?:the |an? )?[\w ]{0,30}\bexpects?\b",
+    re.I,
+)
 _RESTATED_WORDS = 6  # fewer words than this beside a command's code span: a restatement
 # A guess said while working, before anything confirmed it.
 _GUESS = re.compile(
@@ -233,5 +241,5 @@ def _kind_of(sentence: str) -> str | None:
         return None if _PRONOUN_SUBJECT.match(sentence) else "decision"
     claim = _ASIDE.sub(" ", sentence)  # "They get 7 days (requires a card)": no env fact
     if 4 <= count <= 40 and _ENV_STATEMENT.search(claim) and _CONCRETE.search(claim):
-        return "env"
+        return None if _SYMPTOM.search(claim) else "env"
     return None

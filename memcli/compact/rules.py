@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from memcli import signals
-from memcli.compact import commands, facts, prose, reported, tasks, text, titles
+from memcli.compact import commands, facts, prose, reported, reruns, tasks, text, titles
 from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
@@ -138,6 +138,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
         draft = _from_episode(analysis, episode, ctx)
         if draft is not None:
             drafts.append(draft)
+    drafts.extend(reruns.drafts(analysis, ctx))  # fixes proven by output, workarounds
     # A failure the user pasted: its turn's explanation is read before the prose rules.
     known = {d.signature for d in drafts if d.signature}
     known |= {signature_of(f) for e in analysis.unresolved for f in e.failures} - {""}
@@ -221,7 +222,8 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     )  # fmt: skip
     changed = [f"{f} ({ctx.edit_hints[o.id]})" for o in episode.edits for f in o.files[:1]
                if o.id in ctx.edit_hints]  # fmt: skip
-    changed_line = "Changed: " + "; ".join(changed or files) if (changed or files) else ""
+    shown = changed or files or list(dict.fromkeys(f for o in episode.edits for f in o.files))[:3]
+    changed_line = "Changed: " + "; ".join(shown) if shown else ""  # paths outside: as they are
     setup_line = ""
     if episode.fixes:
         setup_line = "Setup: " + "; ".join(f"`{o.input}`" for o in episode.fixes[-2:])

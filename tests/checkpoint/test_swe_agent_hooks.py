@@ -1,0 +1,116 @@
+"""A SWE-agent-like trajectory (tests/fixtures/swe-agent/, synthetic) driven through the hooks
+`mem hooks install` writes for Claude Code: each action a `Bash` call, each thought an
+assistant text of the growing transcript. The reproduction prints 344, a source edit, it
+prints 345: the checkpoint offers the fix (before and after) and the workaround (`python` ->
+`python3`); compaction makes the pitfall titled by the cause the thought stated; a second
+compaction and a second Stop add nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_checkpoint_hooks import Session
+
+from memcli import api
+
+TRAJECTORY = (
+    Path(__file__).resolve().parent.parent / "fixtures" / "swe-agent" / "money-rounding.traj"
+)
+SESSION = "swe-money-1"
+FINAL = "I changed `to_cents` in shop/money.py to round before converting to an integer."
+
+
+class Trajectory:
+    """Plays a ``.traj`` file as Claude Code would have recorded and hooked it."""
+
+    def __init__(self, session: Session, transcript: Path) -> None:
+        self.session, self.transcript = session, transcript
+        self.calls = 0
+
+    def append(self, line: dict[str, Any]) -> None:
+        with self.transcript.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({**line, "sessionId": SESSION}) + "\n")
+
+    def base(self, event: str) -> dict[str, Any]:
+        return {"session_id": SESSION, "transcript_path": str(self.transcript),
+                "hook_event_name": event, "permission_mode": "default"}  # fmt: skip
+
+    def step(self, thought: str, action: str, observation: str, exit_code: int = 0) -> None:
+        self.calls += 1
+        call = f"toolu_{self.calls:03d}"
+        used = {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": action}}
+        self.append({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": thought}, used]}})  # fmt: skip
+        payload = {**self.base("PostToolUse"), "tool_name": "Bash",
+                   "tool_input": {"command": action}, "tool_use_id": call}  # fmt: skip
+        if exit_code:
+            payload.update(hook_event_name="PostToolUseFailure",
+                           error=f"Exit code {exit_code}\n{observation}")  # fmt: skip
+        else:
+            payload["tool_response"] = {"stdout": observation, "stderr": "",
+                                        "interrupted": False, "isImage": False}  # fmt: skip
+        self.session.fire(payload)
+        self.append({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call, "content": observation,
+             "is_error": bool(exit_code)}]}})  # fmt: skip
+
+    def stop(self, message: str) -> str:
+        self.append({"type": "assistant", "message": {"role": "assistant",
+                     "content": [{"type": "text", "text": message}]}})  # fmt: skip
+        outputs = self.session.fire(
+            {**self.base("Stop"), "stop_hook_active": False, "last_assistant_message": message}
+        )
+        return next((o for o in outputs if o.strip()), "")
+
+
+@pytest.fixture
+def played(repo: Path, tmp_path: Path) -> tuple[Session, Trajectory, str]:
+    session = Session(repo)
+    trajectory = Trajectory(session, tmp_path / f"{SESSION}.jsonl")
+    prompt = "to_cents(3.45) returns 344 instead of 345. Fix it."
+    trajectory.append({"type": "user", "message": {"role": "user", "content": prompt}})
+    session.fire({**trajectory.base("UserPromptSubmit"), "prompt": prompt})
+    steps = json.loads(TRAJECTORY.read_text(encoding="utf-8"))["trajectory"]
+    for step in steps:
+        trajectory.step(step["thought"], step["action"], step["observation"],
+                        step.get("exit_code", 0))  # fmt: skip
+    return session, trajectory, trajectory.stop(FINAL)
+
+
+def test_the_checkpoint_offers_the_output_fix_and_the_workaround(
+    played: tuple[Session, Trajectory, str],
+) -> None:
+    session, trajectory, out = played
+    reason = json.loads(out)["reason"]
+    lines = [x for x in reason.splitlines() if x.startswith("- c")]
+    (fix,) = [x for x in lines if "printed: 344" in x]
+    assert "[fix -> pitfall]" in fix and "money.py: 345" in fix
+    (instead,) = [x for x in lines if "did the same job" in x]
+    assert "python: command not found" in instead and "`python3 reproduce.py`" in instead
+    # SWE-agent's looks around are never candidates.
+    assert not [x for x in lines if "search_dir" in x or "`open " in x or "submit" in x]
+    assert trajectory.stop("Done.") == ""
+
+
+def test_compaction_makes_the_pitfall_and_a_replay_adds_nothing(
+    played: tuple[Session, Trajectory, str],
+) -> None:
+    session, _trajectory, _out = played
+    assert session.mem("compact").returncode == 0
+    memory = api.Memory.open(session.root)
+    items = {i.title: i for i in memory.items()}
+    (pitfall,) = [i for t, i in items.items() if t.startswith("The issue is that `to_cents`")]
+    assert pitfall.kind == "pitfall"
+    assert "Before: `python3 reproduce.py` printed: 344" in pitfall.body
+    assert "After: 345" in pitfall.body and "money.py" in pitfall.body
+    (workaround,) = [i for t, i in items.items() if t.startswith("Use `python3 reproduce.py`")]
+    assert workaround.kind == "env" and "python: command not found" in workaround.title
+    assert not [t for t in items if "successfully removed" in t or "Let me" in t]
+    assert len(items) == 2, sorted(items)
+    before = sorted((i.id, i.title, i.updated) for i in memory.items())
+    assert session.mem("compact").returncode == 0
+    assert sorted((i.id, i.title, i.updated) for i in memory.items()) == before
+    assert memory.lint() == []
