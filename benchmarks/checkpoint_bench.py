@@ -11,11 +11,16 @@ checkpoint reads as mid-turn notes). Two cases, each interleaved with the bare s
 - ``next turn``: 10 new observations since the previous checkpoint (the usual case), in a
   second session whose buffer grows by 10 observations a run.
 
+Observations are written as capture writes them, with the facts it derives for the checkpoint
+(:mod:`memcli.observed.derived`); ``--old-buffer`` leaves them out (a buffer an older capture
+wrote: the checkpoint derives them itself).
+
 ``--baseline-src DIR`` also runs the same command with ``PYTHONPATH=DIR`` (a checkout of
 another version's source, e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the
 same run, in sessions of its own.
 
 Target: 1.5x. python benchmarks/checkpoint_bench.py [--runs N] [--baseline-src DIR]
+[--old-buffer]
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSION = "bench"
+WITH_FACTS = [True]  # --old-buffer: observations as an older capture wrote them
 
 
 def observation(number: int, session: str = SESSION) -> dict[str, object]:
@@ -80,6 +86,17 @@ _SAID = (
 )
 
 
+def as_captured(record: dict[str, object]) -> dict[str, object]:
+    """The observation with the facts capture derives for the checkpoint when it writes it."""
+    if not WITH_FACTS[0]:
+        return record
+    sys.path.insert(0, str(ROOT))
+    from memcli.observed import derived
+
+    facts = derived.facts(record)
+    return {**record, derived.FIELD: facts} if facts is not None else record
+
+
 def transcript_lines(number: int, session: str = SESSION) -> list[str]:
     """The transcript lines behind observation ``number``: a tool call and its output (most of
     a transcript's bytes), and every third observation a text of the assistant's."""
@@ -112,7 +129,9 @@ class Session:
         local = repo / ".memory" / "local"
         self.buffer = local / "buffer" / f"{name}.jsonl"
         self.buffer.parent.mkdir(parents=True, exist_ok=True)
-        self.buffer.write_text("".join(json.dumps(observation(n, name)) + "\n" for n in range(200)))
+        self.buffer.write_text(
+            "".join(json.dumps(as_captured(observation(n, name))) + "\n" for n in range(200))
+        )
         self.transcript = repo.parent / f"{name}.transcript.jsonl"
         self.transcript.write_text(
             "".join(line + "\n" for n in range(200) for line in transcript_lines(n, name))
@@ -128,7 +147,7 @@ class Session:
     def add_turn(self) -> None:
         with open(self.buffer, "a", encoding="utf-8") as handle:
             for number in range(self.added, self.added + 10):
-                handle.write(json.dumps(observation(number, self.name)) + "\n")
+                handle.write(json.dumps(as_captured(observation(number, self.name))) + "\n")
         with open(self.transcript, "a", encoding="utf-8") as handle:
             for number in range(self.added, self.added + 10):
                 handle.write("".join(line + "\n" for line in transcript_lines(number, self.name)))
@@ -139,7 +158,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--baseline-src", help="source folder of another version to compare")
+    parser.add_argument("--old-buffer", action="store_true", help="observations without facts")
     args = parser.parse_args()
+    WITH_FACTS[0] = not args.old_buffer
     python = sys.executable
     mem = shutil.which("mem", path=str(Path(python).parent)) or "mem"
     subprocess.run([python, "-m", "compileall", "-q", str(ROOT / "memcli")], check=True)

@@ -176,6 +176,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "compiler": ("error:",),
 }  # fmt: skip
 _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
+KINDS = frozenset((*(kind for kind, _pattern, _hints in _SHAPES_HINTED), "other"))  # failure's
 ENVIRONMENT = ("missing-tool", "missing-package", "port", "permission", "version", "interactive",
                "network", "service", "shell-state")  # fmt: skip
 

@@ -254,6 +254,11 @@ def _observe(
         observation = redactor.mask_seen(observation)  # type: ignore[assignment]
         raw = redactor.mask_seen(raw)  # type: ignore[assignment]
         seen.save()
+    from memcli.observed import derived
+
+    facts = derived.facts(observation)  # from the observation as written: masked, trimmed
+    if facts is not None:
+        observation[derived.FIELD] = facts
     for problem in redactor.problems:
         from memcli import memlog
 

@@ -9,6 +9,7 @@ from memcli import reruns as shapes
 from memcli import signals
 from memcli.checkpoint import reported, reruns
 from memcli.checkpoint.entries import add, one_line, runs_of, strings_of, text_of
+from memcli.observed import derived
 
 _WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
              "nohup", "exec")  # fmt: skip
@@ -124,7 +125,7 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
             assert isinstance(pending, dict)
             pending[key] = record
             return
-        sig_kind, line = _signature(excerpt, summary)
+        sig_kind, line = _signature(record)
         runs[key] = {"cmd": command, "line": line, "check": check, "work": [], "files": [],
                      "obs": [text_of(record, "id")], "ref": text_of(record, "raw"),
                      "ts": text_of(record, "ts"), "last": line, "kind": sig_kind}  # fmt: skip
@@ -180,12 +181,12 @@ def refused_tool(record: dict[str, object], state: dict[str, object]) -> None:
              record)  # fmt: skip
 
 
-def _signature(excerpt: str, summary: str) -> tuple[str, str]:
-    kind, line = signals.failure(excerpt)
-    if not line:
-        detail = summary.rsplit("(", 1)[-1].rstrip(")") if summary.endswith(")") else ""
-        line = "" if signals.is_generic(detail) else detail
-    return kind, line
+def _signature(record: dict[str, object]) -> tuple[str, str]:
+    """A failing command's signature: the one capture recorded, else derived here."""
+    found = derived.recorded_signature(record, derived.COMMAND)
+    if found is not None:
+        return found
+    return derived.command_signature(text_of(record, "excerpt"), text_of(record, "summary"))
 
 
 def _pending(state: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -220,7 +221,7 @@ def turn_end(state: dict[str, object]) -> None:
     for key, run in runs_of(state).items():
         if key in pending:  # the last failure of this command: what it says now
             record = pending[key]
-            kind, line = _signature(text_of(record, "excerpt"), text_of(record, "summary"))
+            kind, line = _signature(record)
             if line:
                 run["last"], run["kind"] = line, kind
             if kind in signals.ENVIRONMENT:

@@ -3,17 +3,21 @@ changes files, the end of that turn offers it as a ``fix`` candidate, with the s
 and the cause the closing message gave. A turn with no change offers nothing (the compactor
 keeps it as unfinished work). Hook path: no :mod:`re`, no :mod:`json`."""
 
-from collections.abc import Callable
-
 from memcli import pasted, signals
 from memcli.checkpoint.entries import add, one_line, strings_of, text_of
+from memcli.observed import derived
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from collections.abc import Callable  # collections costs a tenth of a bare start
 
 _KEY = "pasted"  # the report of the current turn, while it lasts
 
 
 def prompt(record: dict[str, object], state: dict[str, object]) -> None:
     """A new prompt opens a new turn: it holds a report, or the turn has none."""
-    _kind, line = pasted.signature(text_of(record, "excerpt"))
+    found = derived.recorded_signature(record, derived.PASTED)
+    _kind, line = found if found is not None else pasted.signature(text_of(record, "excerpt"))
     state.pop(_KEY, None)
     if line:
         state[_KEY] = {"line": line, "obs": [text_of(record, "id")], "ref": text_of(record, "raw"),
@@ -32,7 +36,7 @@ def edited(files: list[str], state: dict[str, object]) -> None:
 
 
 def said(
-    sentences: list[str], state: dict[str, object], mask: Callable[[str], str] | None = None
+    sentences: list[str], state: dict[str, object], mask: "Callable[[str], str] | None" = None
 ) -> set[str]:
     """Take the closing message's cause of the report (the first sentence naming one);
     the sentences taken this run (as read), which are no candidates of their own."""

@@ -114,6 +114,7 @@ def _without_excerpt(line: bytes) -> bytes:
         return line
     record["excerpt"] = ""
     record["excerpt_dropped"] = True
+    record.pop("derived", None)  # derived from the excerpt dropped: the reader derives anew
     return (fastjson.dumps(record) + "\n").encode("utf-8")
 
 
