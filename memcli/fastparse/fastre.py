@@ -40,7 +40,7 @@ _KEY = (
     getattr(_sre, "MAGIC", 0),
     getattr(_sre, "CODESIZE", 0),
 )
-_cache: dict[tuple[str, object], tuple[object, ...]] = {}
+_cache: dict[tuple[str | bytes, object], tuple[object, ...]] = {}
 _cache_path: str | None = None
 _dirty = False
 
@@ -66,7 +66,7 @@ def cache_file() -> str | None:
     return _cache_path
 
 
-def compile(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]  # noqa: A001
+def compile(pattern: str | bytes, flags: int = 0):  # type: ignore[no-untyped-def]  # noqa: A001
     """A compiled pattern, from the cache when it holds this pattern's code."""
     global _dirty
     key = (pattern, flags)
@@ -86,10 +86,10 @@ def compile(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]  # no
     return compiled
 
 
-_compiled: dict[tuple[str, int], object] = {}
+_compiled: dict[tuple[str | bytes, int], object] = {}
 
 
-def cached(pattern: str, flags: int = 0):  # type: ignore[no-untyped-def]
+def cached(pattern: str | bytes, flags: int = 0):  # type: ignore[no-untyped-def]
     """:func:`compile`, once per process for each pattern."""
     key = (pattern, flags)
     found = _compiled.get(key)
@@ -113,7 +113,7 @@ def memo_put(name: str, inputs: object, value: object) -> None:
     _dirty = True
 
 
-def _compile_with_re(pattern: str, flags: int) -> tuple[object, tuple[object, ...] | None]:
+def _compile_with_re(pattern: str | bytes, flags: int) -> tuple[object, tuple[object, ...] | None]:
     import re
 
     compiled = re.compile(pattern, flags)

@@ -23,7 +23,7 @@ no :mod:`json`.
 import os
 import stat
 
-from memcli.fastparse import fastjson
+from memcli.fastparse import fastjson, fastre
 
 AGENTS = ("claude-code", "codex")  # whose transcript format this reads
 MAX_READ = 4_000_000  # bytes read per call; a larger backlog is read over the next turns
@@ -35,8 +35,7 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW
 # first) or is a sub-agent's (whose tool calls end a report; Claude Code writes that flag
 # among a line's first keys).
 _MARK = b'"assistant"'
-_TEXT = b'"text"'
-_SIDECHAIN = (b'"isSidechain":true', b'"isSidechain": true')
+_TOKENS = rb'"(?:text"|isSidechain": ?true)'  # a "text" key, or the sidechain flag
 _HEAD = 400
 _MAIN = ""
 
@@ -154,15 +153,24 @@ def _read(fd: int, size: int) -> bytes:
 
 
 def _records(data: bytes) -> list[dict[str, object]]:
+    """The records of the lines of ``data`` worth parsing, in order. One regex pass finds the
+    tokens over the whole read (splitting it into lines and searching each costs three times
+    as much: a first stop reads the whole transcript); only the lines around them are cut."""
     found: list[dict[str, object]] = []
-    for line in data.split(b"\n"):
-        if _TEXT in line:
-            if _MARK not in line:
-                continue
-        else:
-            head = line[:_HEAD]
-            if (_SIDECHAIN[0] not in head and _SIDECHAIN[1] not in head) or _MARK not in line:
-                continue
+    taken_to = -1  # the end of the last line taken: its other tokens are skipped
+    for match in fastre.cached(_TOKENS).finditer(data):
+        at = match.start()
+        if at < taken_to:
+            continue
+        start = data.rfind(b"\n", 0, at) + 1
+        if data[at + 1 : at + 2] == b"i" and match.end() - start > _HEAD:
+            continue  # a sidechain flag counts among a line's first keys only
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        taken_to = end
+        line = data[start:end]
+        if _MARK not in line:
+            continue
         try:
             value = fastjson.loads(line.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from memcli.checkpoint import run, state
-from memcli.observed import buffer
+from memcli.observed import buffer, derived
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).with_name("parity_golden.json")
@@ -156,11 +156,16 @@ MESSAGES = {
 }
 
 
-def _write(local: Path, session: str, lines: list[dict[str, Any] | str]) -> None:
+def _write(
+    local: Path, session: str, lines: list[dict[str, Any] | str], facts: bool = False
+) -> None:
+    """``facts``: with what capture derives for the checkpoint (else: an older buffer)."""
     path = local / "buffer" / buffer.session_file_name(session)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as handle:
         for line in lines:
+            if isinstance(line, dict) and facts and (found := derived.facts(line)) is not None:
+                line = {**line, derived.FIELD: found}
             handle.write((line if isinstance(line, str) else json.dumps(line)) + "\n")
 
 
@@ -173,20 +178,20 @@ def _stop(local: Path, session: str, message: str) -> dict[str, Any]:
             "failing": sorted(saved.get("runs") or {})}  # fmt: skip
 
 
-def outcomes(tmp_path: Path) -> dict[str, Any]:
+def outcomes(tmp_path: Path, facts: bool = False) -> dict[str, Any]:
     observation = _bench_observation()
     bench = [observation(n) for n in range(200)]
     mixed = _mixed()
     found: dict[str, Any] = {}
     for name, message in MESSAGES.items():
         local = tmp_path / name / "local"
-        _write(local, "bench", bench)
+        _write(local, "bench", bench, facts)
         found[f"bench first stop, {name}"] = _stop(local, "bench", message)
-        _write(local, "bench", [observation(n) for n in range(200, 210)])
+        _write(local, "bench", [observation(n) for n in range(200, 210)], facts)
         found[f"bench next turn, {name}"] = _stop(local, "bench", message)
-        _write(local, "mix", mixed[:12])
+        _write(local, "mix", mixed[:12], facts)
         found[f"mixed turn 1, {name}"] = _stop(local, "mix", message)
-        _write(local, "mix", mixed[12:])
+        _write(local, "mix", mixed[12:], facts)
         found[f"mixed turn 2, {name}"] = _stop(local, "mix", message)
     return found
 
@@ -200,3 +205,15 @@ def test_candidates_match_the_golden_file(tmp_path: Path) -> None:
     assert sorted(found) == sorted(expected)
     for case, outcome in found.items():
         assert outcome == expected[case], case
+
+
+def test_the_facts_capture_derives_change_nothing_the_checkpoint_finds(tmp_path: Path) -> None:
+    """The same sessions written with the facts capture records (memcli/observed/derived.py):
+    the checkpoint reads them instead of deriving them, and finds exactly the same."""
+    found = json.loads(json.dumps(outcomes(tmp_path, facts=True)))
+    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert sorted(found) == sorted(expected)
+    for case, outcome in found.items():
+        assert outcome == expected[case], case
+    written = (tmp_path / "plain" / "local" / "buffer" / "mix.jsonl").read_text("utf-8")
+    assert written.count(f'"{derived.FIELD}"') == 13  # 11 failing commands and 2 prompts
