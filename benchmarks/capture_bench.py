@@ -5,13 +5,17 @@ noise hits them alike; the ratio is the number to read, not the milliseconds. Me
 the exact command `mem hooks install` writes for Claude Code. Targets: 1.5x for a small tool
 output, 3x for a 1 MB one.
 
-    python benchmarks/capture_bench.py [--runs N]
+``--baseline-src DIR`` also runs the hook command with ``PYTHONPATH=DIR`` (another version's
+source, e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the same run.
+
+    python benchmarks/capture_bench.py [--runs N] [--baseline-src DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import shutil
 import statistics
@@ -41,9 +45,9 @@ PAYLOAD = {
 }
 
 
-def timed(command: list[str], stdin: bytes, cwd: Path) -> float:
+def timed(command: list[str], stdin: bytes, cwd: Path, env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
-    subprocess.run(command, input=stdin, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(command, input=stdin, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
     return time.perf_counter() - start
 
 
@@ -77,11 +81,16 @@ def installed_command(repo: Path, mem: str, python: str) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--baseline-src", help="source folder of another version to compare")
     args = parser.parse_args()
     python = sys.executable
     mem = shutil.which("mem", path=str(Path(python).parent)) or "mem"
     # Installed wheels ship compiled bytecode; make the source checkout match.
     subprocess.run([python, "-m", "compileall", "-q", str(ROOT / "memcli")], check=True)
+    baseline = None
+    if args.baseline_src:
+        subprocess.run([python, "-m", "compileall", "-q", args.baseline_src], check=True)
+        baseline = {**os.environ, "PYTHONPATH": args.baseline_src}
     with tempfile.TemporaryDirectory() as folder:
         repo = Path(folder) / "repo"
         repo.mkdir()
@@ -94,27 +103,33 @@ def main() -> int:
         hook = installed_command(repo, mem, python)
         small = json.dumps({**PAYLOAD, "cwd": str(repo)}).encode()
         big = big_payload(repo)
-        contenders = {
-            "python -c pass": ([python, "-c", "pass"], small),
-            "hook command, small": (hook, small),
-            "hook command, 1 MB output": (hook, big),
-            "mem capture, small": ([mem, "capture"], small),
-            "python -m memcli capture": ([python, "-m", "memcli", "capture"], small),
+        contenders: dict[str, tuple[list[str], bytes, dict[str, str] | None]] = {
+            "python -c pass": ([python, "-c", "pass"], small, None),
+            "hook command, small": (hook, small, None),
+            "hook command, 1 MB output": (hook, big, None),
+            "mem capture, small": ([mem, "capture"], small, None),
+            "python -m memcli capture": ([python, "-m", "memcli", "capture"], small, None),
         }
-        for command, payload in contenders.values():  # warm-up: caches, regex cache file
-            timed(command, payload, repo)
+        if baseline is not None:
+            contenders["hook command, small (baseline)"] = (hook, small, baseline)
+            contenders["hook command, 1 MB (baseline)"] = (hook, big, baseline)
+        for command, payload, env in contenders.values():  # warm-up: caches, regex cache file
+            timed(command, payload, repo, env)
         times: dict[str, list[float]] = {name: [] for name in contenders}
         for _ in range(args.runs):
-            for name, (command, payload) in contenders.items():
-                times[name].append(timed(command, payload, repo))
+            for name, (command, payload, env) in contenders.items():
+                times[name].append(timed(command, payload, repo, env))
         buffer = repo / ".memory/local/buffer/bench.jsonl"
         captured = len(buffer.read_text(encoding="utf-8").splitlines())
     base = statistics.median(times["python -c pass"])
     print(f"hook command: {' '.join(hook)}")
     print(f"capture benchmark: {args.runs} interleaved runs each, median wall time")
+    bare = times["python -c pass"]
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"  {name:28s} {median * 1000:7.1f} ms   {median / base:5.2f}x")
+        paired = statistics.median(v / b for v, b in zip(values, bare, strict=True))
+        print(f"  {name:32s} {median * 1000:7.1f} ms   {median / base:5.2f}x   paired "
+              f"{paired:4.2f}x   fastest {min(values) / min(bare):4.2f}x")  # fmt: skip
     for name, budget in (("hook command, small", 1.5), ("hook command, 1 MB output", 3.0)):
         ratio = statistics.median(times[name]) / base
         verdict = "within" if ratio <= budget else "OVER"

@@ -254,11 +254,12 @@ def _observe(
         observation = redactor.mask_seen(observation)  # type: ignore[assignment]
         raw = redactor.mask_seen(raw)  # type: ignore[assignment]
         seen.save()
-    from memcli.observed import derived
+    if observation["ok"] is False:  # a failure: what the checkpoint derives from it, now
+        from memcli.observed import derived
 
-    facts = derived.facts(observation)  # from the observation as written: masked, trimmed
-    if facts is not None:
-        observation[derived.FIELD] = facts
+        facts = derived.facts(observation)  # from the observation as written: masked, trimmed
+        if facts is not None:
+            observation[derived.FIELD] = facts
     for problem in redactor.problems:
         from memcli import memlog
 

@@ -5,7 +5,6 @@ keeps it as unfinished work). Hook path: no :mod:`re`, no :mod:`json`."""
 
 from memcli import pasted, signals
 from memcli.checkpoint.entries import add, one_line, strings_of, text_of
-from memcli.observed import derived
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
 if TYPE_CHECKING:
@@ -16,8 +15,7 @@ _KEY = "pasted"  # the report of the current turn, while it lasts
 
 def prompt(record: dict[str, object], state: dict[str, object]) -> None:
     """A new prompt opens a new turn: it holds a report, or the turn has none."""
-    found = derived.recorded_signature(record, derived.PASTED)
-    _kind, line = found if found is not None else pasted.signature(text_of(record, "excerpt"))
+    _kind, line = pasted.signature(text_of(record, "excerpt"))
     state.pop(_KEY, None)
     if line:
         state[_KEY] = {"line": line, "obs": [text_of(record, "id")], "ref": text_of(record, "raw"),

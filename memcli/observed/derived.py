@@ -9,13 +9,14 @@ written (masked, trimmed), and records it under ``derived``::
 
     "derived": {"rules": "<stamp>", "command": ["pytest", "KeyError: 'price'"]}
 
-``command`` is :func:`command_signature` of a failing command, ``pasted`` the
-:func:`memcli.pasted.signature` of a prompt. The checkpoint trusts a recorded fact only when
-it is well formed and its ``rules`` stamp is this installation's (:func:`rules_stamp`: mem's
-version and the size and modification time of the modules whose rules derive it); otherwise
-(an older buffer, another version's capture, a damaged line, an excerpt emptied to keep the
-buffer under its bound) it derives the fact itself, exactly as before. Hook path: no
-:mod:`re`, no :mod:`json`.
+``command`` is :func:`command_signature` of a failing command. (A prompt's pasted failure is
+not recorded: prompts are short, so deriving it at Stop costs less than importing the rules
+in every prompt's capture.) The checkpoint trusts a recorded fact only when it is well formed
+and its ``rules`` stamp is this installation's (:func:`rules_stamp`: mem's version and the
+size and modification time of the modules whose rules derive it); otherwise (an older
+buffer, another version's capture, a damaged line, an excerpt emptied to keep the buffer
+under its bound) it derives the fact itself, exactly as before. Hook path: no :mod:`re`, no
+:mod:`json`.
 """
 
 import os
@@ -24,7 +25,6 @@ from memcli import __version__
 
 FIELD = "derived"
 COMMAND = "command"  # a failing command's signature
-PASTED = "pasted"  # the failure a prompt holds as a line of its own
 MAX_LINE = 4_000  # a signature line is one line of an output: longer is not one we wrote
 
 _stamp: list[str] = []
@@ -34,10 +34,10 @@ def rules_stamp() -> str:
     """What the derived facts depend on: mem's version and the modules holding the rules (a
     changed rule, an upgrade, another checkout changes their size or time)."""
     if not _stamp:
-        from memcli import pasted, signals
+        from memcli import signals
 
         parts = [__version__]
-        for path in (signals.__file__, pasted.__file__, __file__):
+        for path in (signals.__file__, __file__):
             try:
                 info = os.stat(str(path))
                 parts.append(f"{info.st_size}.{info.st_mtime_ns}")
@@ -62,16 +62,10 @@ def command_signature(excerpt: str, summary: str) -> tuple[str, str]:
 def facts(observation: "dict[str, object]") -> "dict[str, object] | None":
     """The facts to record with ``observation`` (as it is written), or None when the
     checkpoint derives nothing costly from it. Imports the rules only when there is one."""
-    excerpt = _text(observation, "excerpt")
-    if observation.get("kind") == "prompt":
-        from memcli import pasted
-
-        what, (kind, line) = PASTED, pasted.signature(excerpt)
-    elif observation.get("ok") is False and _is_command(observation):
-        what, (kind, line) = COMMAND, command_signature(excerpt, _text(observation, "summary"))
-    else:
+    if observation.get("ok") is not False or not _is_command(observation):
         return None
-    return {"rules": rules_stamp(), what: [kind, line]}
+    kind, line = command_signature(_text(observation, "excerpt"), _text(observation, "summary"))
+    return {"rules": rules_stamp(), COMMAND: [kind, line]}
 
 
 def _is_command(observation: "dict[str, object]") -> bool:
@@ -80,8 +74,8 @@ def _is_command(observation: "dict[str, object]") -> bool:
 
 
 def recorded_signature(record: "dict[str, object]", what: str) -> "tuple[str, str] | None":
-    """The signature (``what``: :data:`COMMAND` or :data:`PASTED`) recorded with ``record``
-    when it can be trusted, else None."""
+    """The signature (``what``: :data:`COMMAND`) recorded with ``record`` when it can be
+    trusted, else None."""
     found = record.get(FIELD)
     if not isinstance(found, dict):
         return None

@@ -16,7 +16,7 @@ import pytest
 
 from memcli.checkpoint import candidates, commands
 from memcli.observed import buffer, derived, transcript_tail
-from memcli.observed.derived import COMMAND, FIELD, PASTED
+from memcli.observed.derived import COMMAND, FIELD
 
 FAILING = {
     "id": "o1", "session": "s1", "kind": "error", "tool": "Bash", "ok": False,
@@ -26,14 +26,11 @@ FAILING = {
 }  # fmt: skip
 
 
-def test_capture_derives_a_failing_commands_signature_and_a_prompts_pasted_failure() -> None:
+def test_capture_derives_a_failing_commands_signature_only() -> None:
     facts = derived.facts(FAILING)
     assert facts == {"rules": derived.rules_stamp(), COMMAND: ["pytest", "KeyError: 'price'"]}
     prompt = {"kind": "prompt", "excerpt": "This fails:\nTypeError: x is not a function"}
-    assert derived.facts(prompt) == {
-        "rules": derived.rules_stamp(),
-        PASTED: ["exception", "TypeError: x is not a function"],
-    }
+    assert derived.facts(prompt) is None  # short: derived at Stop, rules not loaded per prompt
     passing = {**FAILING, "ok": True}
     assert derived.facts(passing) is None  # nothing costly to derive from a success
     assert derived.facts({**FAILING, "summary": "edit x.py"}) is None  # not read as a command
@@ -43,7 +40,7 @@ def test_a_recorded_signature_is_read_only_when_well_formed_and_of_these_rules()
     stamp = derived.rules_stamp()
     good = {**FAILING, FIELD: {"rules": stamp, COMMAND: ["pytest", "the recorded line"]}}
     assert derived.recorded_signature(good, COMMAND) == ("pytest", "the recorded line")
-    assert derived.recorded_signature(good, PASTED) is None  # another fact's name
+    assert derived.recorded_signature(good, "pasted") is None  # another fact's name
     for damaged in (
         {"rules": "0.0.1 1.2 3.4 5.6", COMMAND: ["pytest", "x"]},  # another version's rules
         {COMMAND: ["pytest", "x"]},  # no stamp
@@ -88,19 +85,40 @@ def test_an_emptied_excerpt_drops_what_was_derived_from_it() -> None:
     assert kept["excerpt"] == "" and FIELD not in kept
 
 
-def test_capture_records_the_facts_it_derives(repo: Path) -> None:
-    event = {"session_id": "s9", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+PROBE = """
+import sys, os
+os._exit = lambda code: None
+sys.argv = ["mem", "capture", "--strict"]
+from memcli.__main__ import main
+main()
+sys.stderr.write("MODULES=" + ",".join(sorted(sys.modules)) + "\\n")
+"""
+
+
+def _capture(repo: Path, session: str, output: str) -> tuple[dict[str, Any], set[str]]:
+    event = {"session_id": session, "hook_event_name": "PostToolUse", "tool_name": "Bash",
              "cwd": str(repo), "tool_input": {"command": "pytest -x"},
-             "tool_response": {"stdout": "E   AssertionError: assert 1 == 2\n1 failed",
-                               "stderr": "", "exit_code": 1, "interrupted": False}}  # fmt: skip
-    subprocess.run([sys.executable, "-m", "memcli", "capture", "--strict"], cwd=repo,
-                   input=json.dumps(event), text=True, check=True)  # fmt: skip
-    path = repo / ".memory" / "local" / "buffer" / "s9.jsonl"
+             "tool_response": {"stdout": output, "stderr": "", "interrupted": False}}  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=repo, input=json.dumps(event),
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    line = [x for x in done.stderr.splitlines() if x.startswith("MODULES=")][-1]
+    path = repo / ".memory" / "local" / "buffer" / f"{session}.jsonl"
     (record,) = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
-    assert record["ok"] is False
+    return record, set(line[len("MODULES=") :].split(","))
+
+
+def test_capture_records_the_facts_of_a_failure_and_loads_no_rules_for_a_success(
+    repo: Path,
+) -> None:
+    record, modules = _capture(repo, "s9", "E   AssertionError: assert 1 == 2\n1 failed in 0.1s")
+    assert record["ok"] is False and "memcli.signals" in modules
     assert derived.recorded_signature(record, COMMAND) == derived.command_signature(
         record["excerpt"], record["summary"]
     )
+    assert record[FIELD][COMMAND] == ["pytest", "AssertionError: assert 1 == 2"]
+    record, modules = _capture(repo, "s10", "3 passed in 0.1s")
+    assert record["ok"] is True and FIELD not in record
+    assert not modules & {"memcli.signals", "memcli.observed.derived"}, modules
 
 
 def _reference_lines(data: bytes) -> list[bytes]:
