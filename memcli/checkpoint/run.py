@@ -108,7 +108,7 @@ def _new_records(path: str, current: dict[str, object]) -> list[dict[str, object
         if offset and not _still_there(handle, offset, size, str(current.get("last_id") or "")):
             offset = 0  # compaction consumed the buffer: read it again (ids keep repeats out)
         handle.seek(offset)
-        data = handle.read(MAX_READ)
+        data = handle.read(max(0, min(MAX_READ, size - offset)))  # read(MAX_READ) allocates it
     end = data.rfind(b"\n") + 1
     current["offset"] = offset + end
     lines = data[:end].decode("utf-8", errors="replace").splitlines()

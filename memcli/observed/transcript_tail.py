@@ -138,7 +138,7 @@ def read_new(path: str, mark: object) -> "tuple[list[dict[str, object]], dict[st
     if end == 0 and len(data) >= MAX_READ:
         end = len(data)  # one line longer than a whole read: skip it rather than stall
     new_mark: dict[str, object] = {"offset": offset + end, "dev": info.st_dev, "ino": info.st_ino}
-    return _records(data[:end]), new_mark
+    return _records(data, end), new_mark  # not data[:end]: a copy of the whole read
 
 
 def _read(fd: int, size: int) -> bytes:
@@ -152,21 +152,23 @@ def _read(fd: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def _records(data: bytes) -> list[dict[str, object]]:
-    """The records of the lines of ``data`` worth parsing, in order. One regex pass finds the
-    tokens over the whole read (splitting it into lines and searching each costs three times
-    as much: a first stop reads the whole transcript); only the lines around them are cut."""
+def _records(data: bytes, stop: int = -1) -> list[dict[str, object]]:
+    """The records of the lines of ``data`` (up to ``stop``, a line end) worth parsing, in
+    order. One regex pass finds the tokens over the whole read (splitting it into lines and
+    searching each costs three times as much: a first stop reads the whole transcript); only
+    the lines around them are cut."""
     found: list[dict[str, object]] = []
     taken_to = -1  # the end of the last line taken: its other tokens are skipped
-    for match in fastre.cached(_TOKENS).finditer(data):
+    stop = len(data) if stop < 0 else stop
+    for match in fastre.cached(_TOKENS).finditer(data, 0, stop):
         at = match.start()
         if at < taken_to:
             continue
         start = data.rfind(b"\n", 0, at) + 1
         if data[at + 1 : at + 2] == b"i" and match.end() - start > _HEAD:
             continue  # a sidechain flag counts among a line's first keys only
-        end = data.find(b"\n", at)
-        end = len(data) if end < 0 else end
+        end = data.find(b"\n", at, stop)
+        end = stop if end < 0 else end
         taken_to = end
         line = data[start:end]
         if _MARK not in line:

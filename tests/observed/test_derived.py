@@ -158,3 +158,7 @@ def test_the_token_pass_keeps_the_lines_the_line_filter_kept(separators: tuple[s
         expected = [json.loads(x) for x in _reference_lines(data)]
         assert transcript_tail._records(data) == expected
     assert len(transcript_tail._records(text.encode())) == 4
+    cut = text.encode().rfind(b"\n")  # a torn last line: read next time, not now
+    assert transcript_tail._records(text.encode(), cut) == transcript_tail._records(
+        text.encode()[:cut]
+    )
