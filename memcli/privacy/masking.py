@@ -31,8 +31,10 @@ from memcli.privacy.secret_rules import (
     RULES,
     SPECIAL,
     TAILS,
+    TRIGGERS_MEMO,
     compiled,
     rule,
+    trigger_inputs,
 )
 from memcli.privacy.secret_rules import EMAIL as EMAIL
 from memcli.privacy.secret_rules import REDACTED as REDACTED
@@ -94,16 +96,12 @@ def prepare() -> None:
     _triggers()
 
 
-def _inputs() -> tuple[object, ...]:
-    return (FAMILIES, tuple(SPECIAL.items()), tuple(TAILS.items()), OP)
-
-
 def _load_triggers() -> bool:
     """The derived tables from fastre's cache, when they were derived from these same tables:
     deriving them takes longer than the rest of a capture."""
     from memcli.fastparse import fastre
 
-    saved = fastre.memo_get("masking.triggers", _inputs())
+    saved = fastre.memo_get(TRIGGERS_MEMO, trigger_inputs())
     if not isinstance(saved, tuple) or len(saved) != 5:
         return False
     families, handlers, literals, RULES["low"], RULES["exact"] = saved
@@ -117,7 +115,7 @@ def _save_triggers() -> None:
     from memcli.fastparse import fastre
 
     derived = (list(_families), dict(_handlers), dict(_literals), RULES["low"], RULES["exact"])
-    fastre.memo_put("masking.triggers", _inputs(), derived)
+    fastre.memo_put(TRIGGERS_MEMO, trigger_inputs(), derived)
 
 
 def _build_triggers() -> None:

@@ -6,8 +6,6 @@ a regex is compiled only when `rule` or `compiled` first asks for it, through
 `memcli.fastparse.fastre` (compiled code cached on disk, no `import re`), else :mod:`re`.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
@@ -245,11 +243,23 @@ STRONG_KEYS = ("apikey", "accesskey", "secretkey", "privatekey")
 WEAK = ("key", "keys", "tokens", "secrets", "passwords", "apikeys", "sig")
 SCHEMES = _words("bearer basic token digest negotiate ntlm api-token apikey key")
 BUDGET = 50_000  # triggers handled per text: about a second of work at worst
+# "the password is hunter2", "token was s3cr3t-x": prose around a secret, no = or : to anchor
+# the keyword rules (see secret_values.prose_spans).
+PROSE = (
+    r"(?i)\b(?:pass(?:word|phrase|wd)?|secret|token|api[ _-]?key|credentials?)"
+    r"[ \t]+(?:is|was|are|were|reads|set to)[ \t]+[\"'`]?(?P<s>[^\s\"'`,;]{6,128})"
+)
 
-_by_name: dict[str, re.Pattern[str]] = {}
+_by_name: "dict[str, re.Pattern[str]]" = {}
+TRIGGERS_MEMO = "masking.triggers"  # fastre's memo of the trigger tables derived from these
 
 
-def compiled(pattern: str) -> re.Pattern[str]:
+def trigger_inputs() -> tuple[object, ...]:
+    """The tables the trigger regexes are derived from: their memo is valid for these only."""
+    return (FAMILIES, tuple(SPECIAL.items()), tuple(TAILS.items()), OP)
+
+
+def compiled(pattern: str) -> "re.Pattern[str]":
     """`pattern` compiled once per process, from fastre's cached code when it has it."""
     from memcli.fastparse import fastre
 
@@ -257,7 +267,7 @@ def compiled(pattern: str) -> re.Pattern[str]:
     return found
 
 
-def rule(name: str) -> re.Pattern[str]:
+def rule(name: str) -> "re.Pattern[str]":
     found = _by_name.get(name)
     if found is None:
         found = _by_name[name] = compiled(RULES[name])

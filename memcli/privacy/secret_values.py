@@ -10,6 +10,7 @@ from memcli.privacy.secret_rules import (
     EXCL_LAST,
     LITERALS,
     PLACEHOLDERS,
+    PROSE,
     SCHEMES,
     STRONG,
     STRONG_EQ,
@@ -152,17 +153,9 @@ def secret_value(value: str, tier: int, quote: str, loose: bool, key: str) -> bo
     return value.lower() not in LITERALS and (loose or digits(value) or ref is None)
 
 
-# "the password is hunter2", "token was s3cr3t-x": prose around a secret, no = or : to anchor
-# the keyword rules. Only a value with a letter and a digit or symbol counts, so that
-# "the password is required" stays as it is.
-PROSE = (
-    r"(?i)\b(?:pass(?:word|phrase|wd)?|secret|token|api[ _-]?key|credentials?)"
-    r"[ \t]+(?:is|was|are|were|reads|set to)[ \t]+[\"'`]?(?P<s>[^\s\"'`,;]{6,128})"
-)
-
-
 def prose_spans(text: str) -> list[tuple[int, int]]:
-    """Where a secret stands after "password is" and the like."""
+    """Where a secret stands after "password is" and the like (:data:`PROSE`): only a value
+    with a letter and a digit or symbol counts, so "the password is required" stays."""
     if "is" not in text and "was" not in text and "set to" not in text and "re" not in text:
         return []
     found = []

@@ -78,3 +78,31 @@ def test_reading_the_transcript_loads_nothing_more(repo: Path, tmp_path: Path) -
     assert "KeyError" in out
     assert not modules & NEVER_LOADED, modules
     assert "memcli.privacy.masking" not in modules
+
+
+def _note_transcript(path: Path, said: str) -> Path:
+    line = {"type": "assistant", "message": {"role": "assistant", "content": [
+        {"type": "text", "text": said}]}}  # fmt: skip
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_shown_note_sentence_loads_masking_only_when_it_may_hold_a_secret(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A note's sentence kept as a candidate is masked before it is kept; masking (a tenth of a
+    bare start to load) is loaded only when the built-in rules may change the sentence."""
+    clean = "The failure is caused by the fixture: it has no price column since the migration."
+    transcript = _note_transcript(tmp_path / "clean.jsonl", clean)
+    loaded(repo, "Done.", transcript)  # the first run derives the masker's tables
+    transcript = _note_transcript(tmp_path / "clean2.jsonl", clean.replace("price", "cost"))
+    modules, out = loaded(repo, "Done.", transcript)
+    assert "caused by the fixture: it has no cost column" in out
+    assert "memcli.privacy.masking" not in modules and "memcli.privacy.prescreen" in modules
+    token = "gh" + "p_" + "Zq7rT2mXk9LwP4sV8nB3cY6dF1gH5jK0aQeR"
+    secret = f"The failure is caused by the token {token} that the fixture reads at start."
+    modules, out = loaded(repo, "Done.", _note_transcript(tmp_path / "secret.jsonl", secret))
+    assert "memcli.privacy.masking" in modules
+    assert "caused by the token [REDACTED] that the fixture" in out and token not in out
+    state = (repo / ".memory" / "local" / "checkpoint" / "s1.json").read_text("utf-8")
+    assert token not in state
