@@ -106,3 +106,21 @@ def test_a_shown_note_sentence_loads_masking_only_when_it_may_hold_a_secret(
     assert "caused by the token [REDACTED] that the fixture" in out and token not in out
     state = (repo / ".memory" / "local" / "checkpoint" / "s1.json").read_text("utf-8")
     assert token not in state
+
+
+def test_the_hook_commands_run_without_the_cycle_collector(repo: Path) -> None:
+    """capture and checkpoint end with os._exit: the cycle collector would only cost them."""
+    probe = (
+        "import gc, os, sys\n"
+        "os._exit = lambda code: (sys.stderr.write(f'GC={gc.isenabled()}\\n'), sys.exit(code))\n"
+        "sys.argv = ['mem', sys.argv[1]]\n"
+        "from memcli.__main__ import main\n"
+        "try:\n    main()\nfinally:\n    sys.stderr.write(f'AFTER GC={gc.isenabled()}\\n')\n"
+    )
+    for command in ("capture", "checkpoint"):
+        done = subprocess.run([sys.executable, "-c", probe, command], input="{}", cwd=repo,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        assert "GC=False" in done.stderr and "AFTER GC=False" in done.stderr, done.stderr
+    done = subprocess.run([sys.executable, "-c", probe, "--version"], cwd=repo,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert "AFTER GC=True" in done.stderr, done.stderr  # other commands keep it
