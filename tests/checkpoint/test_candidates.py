@@ -8,6 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from memcli.checkpoint import candidates, run
+from memcli.defaults import DEFAULTS
+
+PER_TURN = int(str(DEFAULTS["checkpoint"]["max_per_turn"]))
+PER_SESSION = int(str(DEFAULTS["checkpoint"]["max_per_session"]))
 
 _numbers = itertools.count()
 
@@ -140,9 +144,9 @@ def test_caps_per_turn_and_per_session(tmp_path: Path) -> None:
     for _ in range(5):
         reason = run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
         named = [x for x in (reason or "").splitlines() if x.startswith("- c")]
-        assert len(named) <= 5
+        assert len(named) <= PER_TURN
         asked += len(named)
-    assert asked == 8  # max_per_session, but the third reserved for what happened
+    assert asked == PER_SESSION - PER_SESSION // 3  # the third reserved for what happened
     assert run.checkpoint({"session_id": "s1"}, "gemini", str(local)) is None  # off there
 
 
@@ -163,7 +167,7 @@ def test_a_session_full_of_prose_still_asks_about_a_check_failing_at_its_end(
             handle.write(json.dumps(obs("conclusion", excerpt=said)) + "\n")
         reason = run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
         asked += [x for x in (reason or "").splitlines() if x.startswith("- c")]
-    assert len(asked) == 8  # prose stops short of the session cap
+    assert len(asked) == PER_SESSION - PER_SESSION // 3  # prose stops short of the cap
     with buffer.open("a") as handle:  # the last turn: a check that still fails at its end
         handle.write(json.dumps(edit("src/shop/cart.py")) + "\n")
         handle.write(json.dumps(cmd("pytest tests/test_cart.py", False,

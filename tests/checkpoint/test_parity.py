@@ -178,6 +178,15 @@ def _stop(local: Path, session: str, message: str) -> dict[str, Any]:
             "failing": sorted(saved.get("runs") or {})}  # fmt: skip
 
 
+def _pin_caps(local: Path) -> None:
+    """The golden file was written with 5 candidates a request and 12 a session: it checks
+    what the rules find, so the caps stay those whatever the defaults become."""
+    local.mkdir(parents=True, exist_ok=True)
+    caps = {"checkpoint": {"max_per_turn": 5, "max_per_session": 12}}
+    (local / "config.json").write_text(json.dumps(caps), encoding="utf-8")
+    (local / "config.json").chmod(0o600)
+
+
 def outcomes(tmp_path: Path, facts: bool = False) -> dict[str, Any]:
     observation = _bench_observation()
     bench = [observation(n) for n in range(200)]
@@ -185,6 +194,7 @@ def outcomes(tmp_path: Path, facts: bool = False) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name, message in MESSAGES.items():
         local = tmp_path / name / "local"
+        _pin_caps(local)
         _write(local, "bench", bench, facts)
         found[f"bench first stop, {name}"] = _stop(local, "bench", message)
         _write(local, "bench", [observation(n) for n in range(200, 210)], facts)
