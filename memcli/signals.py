@@ -17,6 +17,7 @@ compactor's rules.
   sentences of prompts and assistant messages.
 """
 
+from memcli import outputs
 from memcli.fastparse import fastre
 
 MULTILINE = fastre.MULTILINE
@@ -55,7 +56,8 @@ _GENERIC = (
     r"|FAILURE: Build failed with an exception"
     r"|Traceback \(most recent call last\)"
     r"|short test summary info"
-    r"|-+ FAIL\s*$|^FAIL\s*$|^FAIL\t\S+\s+[\d.]+s$|exit status \d+$)"
+    r"|-+ FAIL\s*$|^FAIL\s*$|^FAIL\t\S+\s+[\d.]+s$|exit status \d+$"
+    r"|exit -?\d+$|(?:process |command )?exited with (?:code|status) -?\d+\.?$)"
 )
 
 # (kind, pattern): the first kind whose pattern matches names the signature line.
@@ -131,7 +133,8 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "exception",
         r"^[ \t]*(?:Uncaught |Unhandled )?(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception|Fault"
         r"|Exit|Interrupt|Warning)\b(?:\[\w+\])?: .*$"
-        r"|^[ \t]*(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)[ \t]*$",
+        r"|^[ \t]*(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)[ \t]*$"
+        r"|^[ \t]*\*\* \((?:[\w$]+\.)*[A-Z]\w*\) .*$",  # Elixir: ** (KeyError) key :a not found
     ),
     (
         "java",
@@ -139,9 +142,18 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         r"|\[ERROR\] \S+\.java:.*)$",
     ),
     ("go", r"^(?:panic: .*|--- FAIL: .*|\S+\.go:\d+(?::\d+)?: .*|fatal error: .*)$"),
+    # A linter's or compiler's finding: `src/a.py:3:1: F401 ...`, eslint's `  3:1  error  ...`.
+    ("finding", r"^[\w./\\@+-]*\.\w+:\d+:\d+:? +\S.*$|^[ \t]+\d+:\d+[ \t]+error[ \t]+\S.*$"),
     ("jest", r"^[ \t]*(?:● .*|✕ .*|FAIL[ \t]+\S+.*)$"),
     ("test", r"^(?:FAILED \S+.*|ERROR \S+::.*|AssertionError.*|assert .*)$"),
     ("compiler", r"^\S+:\d+(?::\d+)?: (?:fatal )?error: .*$|^error: .*$"),
+    # A test framework's count line ("3 tests, 1 failure", "5 examples, 2 failures"): the line
+    # told is the first failing test's name and its assertion (see `_first_failing_test`).
+    (
+        "tests",
+        r"\b\d+ (?:tests?|examples?|runs?|specs?|properties),"
+        r".*\b[1-9]\d* (?:failures?|errors?)\b.*$",
+    ),
 )
 # Per shape, words at least one of which a text must hold (lower-cased) for the shape's
 # pattern to be worth running: most outputs skip most patterns.
@@ -174,6 +186,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "jest": ("●", "✕", "fail"),
     "test": ("failed ", "error ", "assert"),
     "compiler": ("error:",),
+    "finding": (":",),
+    "tests": ("failure", "error"),
 }  # fmt: skip
 _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
 KINDS = frozenset((*(kind for kind, _pattern, _hints in _SHAPES_HINTED), "other"))  # failure's
@@ -215,6 +229,11 @@ def failure(text: str) -> tuple[str, str]:
         if kind == "pytest":  # pytest's "E   " marks the assertion or exception line
             lines = [line[1:].strip() for line in lines]
         lines = [line for line in lines if line]
+        if kind == "tests":
+            lines = [outputs.first_failing_test(text)] if lines else []
+            lines = [line for line in lines if line]
+        elif kind == "finding":  # a compiler's warnings come before its error
+            lines = [line for line in lines if "error" in line.lower()] or lines
         if lines:
             return kind, _with_subject(text, lines[-1] if kind == "exception" else lines[0])
     for found in _lines(_GENERIC_FALLBACK, text, MULTILINE | IGNORECASE):
@@ -258,13 +277,18 @@ def _unprefixed(line: str) -> str:
     return line
 
 
+hook_refusal = outputs.hook_refusal
+POLL_TOOLS = outputs.POLL_TOOLS
+
+
 def environment(text: str) -> str:
     """The environment pitfall a failure shows ("missing-tool", "port", ...), or ""."""
     kind, _line = failure(text)
     return kind if kind in ENVIRONMENT else ""
 
 
-_DENIED_WORDS = ("proceed", "reject", "denied", "declined", "blocked", "not allowed", "approval")
+_DENIED_WORDS = ("proceed", "reject", "denied", "declined", "blocked", "not allowed", "approval",
+                 "hook error")  # fmt: skip
 
 
 def denied(text: str) -> bool:
@@ -278,7 +302,7 @@ def denied(text: str) -> bool:
     return _has(
         r"doesn't want to proceed|user (?:rejected|denied|declined)|permission to use .* "
         r"(?:has been|was) (?:auto-)?denied|was blocked by|blocked by (?:a )?(?:hook|policy)"
-        r"|not allowed to|requires approval|denied by",
+        r"|not allowed to|requires approval|denied by|\bPreToolUse\b.{0,40}\bhook error\b",
         text,
     )
 

@@ -44,8 +44,9 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
-        "identity, lesson signals (and pasted failures, re-runs)",
-        {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"},
+        "identity, lesson signals (and pasted failures, re-runs, tool outputs)",
+        {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
+        | {"outputs"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -78,6 +79,7 @@ FORBIDDEN |= {
     ("signals", "capture"),
     ("pasted", "capture"),
     ("reruns", "capture"),
+    ("outputs", "capture"),
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).

@@ -130,6 +130,46 @@ SHAPES = [
         "interactive",
         "sudo: a terminal is required to read the password",
     ),
+    # A linter's or test framework's finding, when the runner's own last line is an exit code.
+    (
+        "src/app/cart.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\nexit 1",
+        "finding",
+        "src/app/cart.py:1:8: F401 [*] `os` imported but unused",
+    ),
+    (
+        "/repo/src/app.js\n  3:1  error  'total' is not defined  no-undef\n\n1 problem",
+        "finding",
+        "3:1  error  'total' is not defined  no-undef",
+    ),
+    (
+        "lib/a.c:3:5: warning: unused variable 'x'\nlib/a.c:9:2: error: expected ';' before '}'",
+        "finding",
+        "lib/a.c:9:2: error: expected ';' before '}'",
+    ),
+    (
+        "** (KeyError) key :currency not found in: %{}\n    (elixir 1.15) lib/map.ex:1",
+        "exception",
+        "** (KeyError) key :currency not found in: %{}",
+    ),
+    (
+        "  1) test totals include tax (CartTest)\n     test/cart_test.exs:12\n"
+        "     Assertion with == failed\n     code:  assert total(cart) == 110\n\n"
+        "Finished in 0.04 seconds\n9 tests, 1 failure",
+        "tests",
+        "test totals include tax (CartTest): Assertion with == failed",
+    ),
+    (
+        "Failures:\n\n  1) Cart totals include tax\n     Failure/Error: expect(total).to eq 110\n"
+        "\n4 examples, 1 failure",
+        "tests",
+        "Cart totals include tax: Failure/Error: expect(total).to eq 110",
+    ),
+    (
+        "  1) Failure:\nCartTest#test_tax [test/cart_test.rb:12]:\nExpected: 110\n  Actual: 100\n"
+        "\n3 runs, 3 assertions, 1 failures, 0 errors, 0 skips",
+        "tests",
+        "CartTest#test_tax: Expected: 110",
+    ),
 ]
 
 
@@ -150,6 +190,8 @@ def test_each_failure_shape_is_named_by_what_it_is(output: str, kind: str, line:
         "Tests: 1 failed, 2 passed, 3 total",
         "=========== 1 failed, 3 passed in 0.12s ===========",
         'npm warn Unknown env config "tmp"',
+        "exit 2",
+        "Process exited with code 1",
         "",
     ],
 )
@@ -283,3 +325,8 @@ def test_the_cheap_test_lets_plain_status_through_unread() -> None:
 def test_a_known_bug_is_a_stated_cause() -> None:
     assert signals.root_cause("The hang is a known upstream bug in the file watcher", True)
     assert signals.denied("Permission to use Bash has been auto-denied in dontAsk mode.")
+
+
+def test_a_count_line_without_a_numbered_failure_names_nothing() -> None:
+    assert signals.failure("9 tests, 1 failure") == ("", "")
+    assert signals.failure("12:30:45: build started") == ("", "")

@@ -39,7 +39,22 @@ _SHELL_META = (
 _OUTPUT_PREFIX = r"(?m)^Output: "
 _PATCH_FILE = r"(?m)^\*\*\* (Add|Update|Delete) File: (.+?)[ \t]*$|^\*\*\* Move to: (.+?)[ \t]*$"
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "absolute_path", "target_file")
-_ARG_KEYS = ("command", "pattern", "query", "url", "description", "prompt", *_PATH_KEYS)
+_ARG_KEYS = (
+    "command",
+    "pattern",
+    "query",
+    "url",
+    "description",
+    "prompt",
+    *_PATH_KEYS,
+    "task_id",
+    "bash_id",
+    "shell_id",
+)  # the last three: which background job a poll reads
+# Tools that read a background job's output (as `memcli.signals.POLL_TOOLS`, not imported:
+# capture stays light).
+_POLL_TOOLS = frozenset(("bashoutput", "taskoutput", "bash_output", "task_output"))
+_BACKGROUND_ID_KEYS = ("backgroundTaskId", "shellId", "bash_id", "task_id")
 _RESPONSE_KEYS = ("tool_response", "toolResult", "tool_output", "result_json", "tool_result")
 _OUTPUT_KEYS = ("output", "llmContent", "textResultForLlm", "result", "content", "text")
 _EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code", "exit_status")
@@ -187,7 +202,7 @@ def tool_event(
     name = tool.lower()
     ev["tool"] = tool or None
     if name in SHELL or action == "shell":
-        return _command_event(ev, args, output, code, (failed, interrupted), error_text)
+        return _command_event(ev, args, output, code, (failed, interrupted), error_text, response)
     if name in _EDIT or action == "file_edit":
         kind, verb = "edit", "write" if name in _WRITE else "edit"
         description, patch_paths = _describe_edit(name, args)
@@ -195,6 +210,8 @@ def tool_event(
         kind, verb, description, patch_paths = "read", "read", "", []
     else:
         kind, verb, description, patch_paths = "other", tool or "tool", "", []
+        if name in _POLL_TOOLS:  # "status: running" first: the poll found the job not done
+            output = _poll_status(response) + output
     cwd = values.as_str(ev["cwd"])
     raw_paths = list(dict.fromkeys(_paths(args, response) + patch_paths))
     raw_paths = raw_paths if kind != "other" else []
@@ -203,6 +220,9 @@ def tool_event(
         ", ".join(files) if kind != "other" else values.line(values.first(args, *_ARG_KEYS) or "")
     )
     summary = f"{verb} {argument or (tool if kind != 'other' else '')}".rstrip()
+    if kind == "read":  # a read of a part: how it was called matters when a whole read failed
+        part = [f"{k} {args[k]}" for k in ("offset", "limit") if values.as_int(args.get(k))]
+        summary += f" ({', '.join(part)})" if part else ""
     ev.update(kind=kind, files=files, input=values.line(files[0] if files else argument))
     if kind != "other" and values.as_dict(response).keys() & {"content", "file", "originalFile"}:
         output = ""  # a file tool's output may be the file itself: only its error is kept
@@ -229,6 +249,14 @@ def tool_event(
     return ev
 
 
+def _poll_status(response: object) -> str:
+    """ "status: running\n" of a poll's result (Claude Code's TaskOutput and BashOutput)."""
+    found = values.as_dict(response)
+    task = values.as_dict(found.get("task"))
+    status = values.first(task, "status") or values.first(found, "status", "retrieval_status")
+    return f"status: {status}\n" if status else ""
+
+
 def _command_line(args: dict[str, object]) -> str:
     command = args.get("command", args.get("cmd"))
     if isinstance(command, list):  # Codex may send argv, often ["bash", "-lc", "the command"]
@@ -244,6 +272,7 @@ def _command_event(
     code: int | None,
     status: tuple[bool, bool],
     error_text: str,
+    response: object = None,
 ) -> dict[str, object]:
     failed, interrupted = status
     body = output
@@ -273,5 +302,10 @@ def _command_event(
     detail = f" ({filters.one_line(detail, 70)})" if detail else ""
     summary = filters.one_line(f"$ {filters.one_line(command, 120)} -> {state}{detail}")
     kind = "error" if ok is False else "command"
+    if args.get("run_in_background") is True and ok is not False:
+        # Started, not finished: neither a pass nor a failure; polls tell how long it took.
+        job = values.first(values.as_dict(response), *_BACKGROUND_ID_KEYS)
+        ok, body = None, f"running in the background (id {job})" if job else body
+        summary = filters.one_line(f"$ {filters.one_line(command, 120)} -> background")
     ev.update(kind=kind, ok=ok, exit_code=code, text=body, input=command, summary=summary)
     return ev

@@ -21,9 +21,9 @@ twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :m
 :mod:`json`, no dataclasses.
 """
 
-from memcli.checkpoint import commands, reruns, sayings
+from memcli.checkpoint import commands, events, reruns, sayings
 from memcli.checkpoint.commands import added_flags, command_key, looking, turn_end
-from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, text_of
+from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, strings_of, text_of
 from memcli.checkpoint.sayings import message, sentences
 
 __all__ = ["PRIORITY", "SUGGEST", "added_flags", "candidate_id", "command_key", "crc32",
@@ -41,13 +41,13 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
             state["agent"] = text_of(record, "agent")
         summary = text_of(record, "summary")
         if summary.startswith("$ ") and text_of(record, "input"):
-            changed = reruns.shell_edit(record, state)  # SWE-agent's `edit`, `sed -i`, ...
-            if changed:
-                commands.edit({**record, "files": changed}, state)
-            else:
-                commands.command(record, state)
+            _command(record, state, summary)
         elif kind == "edit" or (kind == "error" and record.get("files")):
             commands.edit(record, state)
+            if record.get("ok") is False:
+                events.tool_failed(record, state)  # a read over its size limit
+            else:
+                events.edited(strings_of(record.get("files")), record, state)
         elif kind == "prompt":
             sayings.prompt(record, state)
         elif kind == "conclusion":
@@ -56,5 +56,27 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
             sayings.note(text_of(record, "excerpt"), state, record)
         elif kind == "other" and text_of(record, "tool").lower() in sayings.SUBAGENT_TOOLS:
             sayings.subagent(record, state)
+        elif kind == "other" and events.poll(record, state):
+            continue
         elif record.get("ok") is False and text_of(record, "tool"):
             commands.refused_tool(record, state)
+            events.tool_failed(record, state)
+
+
+def _command(record: dict[str, object], state: dict[str, object], summary: str) -> None:
+    line = text_of(record, "input")
+    if summary.endswith("-> background") or (line.rstrip().endswith("&") and "&&" not in line[-3:]):
+        events.background(record, state)
+        return
+    if events.sleep(line):
+        events.waited(record, state)
+    changed = reruns.shell_edit(record, state)  # SWE-agent's `edit`, `sed -i`, ...
+    if changed:
+        commands.edit({**record, "files": changed}, state)
+        events.edited(changed, record, state)
+        return
+    commands.command(record, state)
+    if record.get("ok") is True:
+        key = command_key(line)[0]
+        if key and not looking(key):
+            events.warned(record, state, key)

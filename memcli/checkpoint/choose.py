@@ -17,7 +17,7 @@ from memcli.checkpoint import sayings
 from memcli.checkpoint.entries import PRIORITY
 
 # Kinds that come from events (commands, their outputs, tool calls), not from prose.
-HAPPENED = frozenset(("fix", "unresolved", "denied", "failed", "interrupted"))
+HAPPENED = frozenset(("fix", "unresolved", "denied", "failed", "warning", "interrupted"))
 
 
 def happened(candidate: dict[str, object]) -> bool:

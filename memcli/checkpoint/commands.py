@@ -103,6 +103,13 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
     if signals.denied(excerpt) or signals.denied(summary):  # even a look around: the mode
         add(state, "denied", key, [f"`{one_line(command, 120)}` was refused: "
              f"{one_line(excerpt or summary, 120)}"], record)  # fmt: skip
+        refusal = signals.hook_refusal(excerpt)
+        runs = runs_of(state)
+        if refusal and key not in runs:  # a passing rerun after a remedy makes it a `fix`
+            runs[key] = {"cmd": command, "line": f"refused by a hook: {refusal}", "check": False,
+                         "work": [], "files": [], "obs": [text_of(record, "id")],
+                         "ref": text_of(record, "raw"), "ts": text_of(record, "ts"),
+                         "last": "", "kind": "refused"}  # fmt: skip
         return
     if looking(key) or key in shapes.LOOKING:
         return
@@ -120,6 +127,10 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
                 run["work"] = [*strings_of(run.get("work")), ran][-3:]
     if ok is False:
         earlier = runs.get(key)
+        if earlier is not None and earlier.get("edited"):
+            earlier["edited"] = False
+            if _moved_on(state, key, earlier, record, command):
+                return
         if earlier is not None:  # the same command failing again: read its output at turn end
             pending = state.setdefault("_last_output", {})
             assert isinstance(pending, dict)
@@ -181,6 +192,43 @@ def refused_tool(record: dict[str, object], state: dict[str, object]) -> None:
              record)  # fmt: skip
 
 
+_SELF_INFLICTED = ("SyntaxError", "IndentationError", "TabError", "NameError", "is not defined")
+
+
+def _moved_on(
+    state: dict[str, object], key: str, run: dict[str, object], record: dict[str, object],
+    command: str,
+) -> bool:  # fmt: skip
+    """A failure with another signature after edits: the run got past the earlier failure,
+    which the edits fixed (a ``fix`` candidate of its own); the run goes on from here. Not
+    when the new failure may hide the old one (the edit broke the code, the environment)."""
+    excerpt = text_of(record, "excerpt")
+    kind, line = _signature(record)
+    before = str(run.get("line") or "")
+    if not line or not before or _blanked(line) == _blanked(before):
+        return False
+    if kind in signals.ENVIRONMENT or any(marker in excerpt for marker in _SELF_INFLICTED):
+        return False
+    changed = strings_of(run.get("files"))
+    add(state, "fix", f"{key}\0{before}",
+         [f"`{one_line(str(run['cmd']), 100)}` failed: {before}",
+          f"then got past it after changing {', '.join(changed[:4])}; next: {line}"[:200]],
+         record, files=changed[:5], verified=False,
+         obs=[*strings_of(run.get("obs")), text_of(record, "id")],
+         refs=[r for r in (str(run.get("ref") or ""), text_of(record, "raw")) if r],
+         )  # fmt: skip
+    run.update(cmd=command, line=line, last=line, kind=kind, work=[], files=[],
+               obs=[text_of(record, "id")], ref=text_of(record, "raw"),
+               ts=text_of(record, "ts"))  # fmt: skip
+    _pending(state).pop(key, None)
+    return True
+
+
+def _blanked(line: str) -> str:
+    """A line with its digits blanked: the same failure at another line number is the same."""
+    return "".join("#" if c.isdigit() else c for c in line.lower())
+
+
 def _signature(record: dict[str, object]) -> tuple[str, str]:
     """A failing command's signature: the one capture recorded, else derived here."""
     found = derived.recorded_signature(record, derived.COMMAND)
@@ -207,6 +255,7 @@ def edit(record: dict[str, object], state: dict[str, object]) -> None:
     reported.edited(files, state)
     reruns.edited(record, files, state)
     for run in runs_of(state).values():
+        run["edited"] = True
         known = run.get("files")
         if isinstance(known, list) and (len(known) >= 8 or all(f in known for f in files)):
             continue  # nothing to add (the usual case: the same files edited again and again)
@@ -246,7 +295,7 @@ def _still_failing(state: dict[str, object], key: str, run: dict[str, object]) -
     about it (a wrong flag, a script's own message, a tool that does not do that) is a
     lesson; environment failures are already ``env`` candidates."""
     line = str(run.get("last") or run.get("line") or "")
-    if len(line.split()) < 3 or run.get("kind") in signals.ENVIRONMENT:
+    if len(line.split()) < 3 or run.get("kind") in (*signals.ENVIRONMENT, "refused"):
         return  # signature lines are never generic; environment ones are `env` already
     add(state, "failed", f"{key}\0{line}",
          [f"`{one_line(str(run['cmd']), 100)}` failed and was not made to pass: {line}"], None,

@@ -14,11 +14,11 @@ no :mod:`re`, no :mod:`json`, no dataclasses.
 SUGGEST = {
     "fix": "pitfall", "env": "env", "correction": "convention", "convention": "convention",
     "decision": "decision", "cause": "pitfall", "unresolved": "task", "denied": "env",
-    "interrupted": "env", "subagent": "pitfall", "failed": "pitfall",
+    "interrupted": "env", "subagent": "pitfall", "failed": "pitfall", "warning": "pitfall",
 }  # fmt: skip
 # Asked first when a turn holds more candidates than one request may name.
 PRIORITY = ("fix", "env", "correction", "convention", "cause", "decision", "unresolved",
-            "denied", "failed", "interrupted", "subagent")  # fmt: skip
+            "denied", "failed", "warning", "interrupted", "subagent")  # fmt: skip
 MAX_LINE = 220
 MAX_CANDIDATES = 200  # per session: the state file stays small however long the session
 

@@ -57,11 +57,16 @@ def is_subagent_report(o: Obs) -> bool:
     return o.kind == "other" and o.tool.lower() in SUBAGENT_TOOLS and bool(o.excerpt.strip())
 
 
-def drafts(obs: list[Obs], unresolved_failures: list[Obs], session: str) -> list[Draft]:
-    """The fact drafts of one session."""
+def drafts(
+    obs: list[Obs],
+    unresolved_failures: list[Obs],
+    session: str,
+    explained: frozenset[str] = frozenset(),
+) -> list[Draft]:
+    """The fact drafts of one session; ``explained``: ids of refusals an episode resolved."""
     out: list[Draft] = []
     for o in obs:
-        if refused(o):
+        if refused(o) and o.id not in explained:
             what = f"`{o.input}`" if o.summary.startswith("$ ") else ", ".join(o.files[:2])
             what = what or o.tool or "a tool call"
             reason = text.one_line(o.excerpt or o.summary, 160)

@@ -20,16 +20,22 @@ import re
 from dataclasses import dataclass, field
 
 from memcli import signals
-from memcli.compact import commands, facts, prose, reported, reruns, tasks, text, titles
+from memcli.compact import (
+    chains,
+    commands,
+    events,
+    explain,
+    facts,
+    prose,
+    reported,
+    reruns,
+    tasks,
+    text,
+    titles,
+)
 from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
-
-_FIX_WORDS = re.compile(
-    r"^(?:fix|fixed|now|changed|replaced|switched|set|made|updated|conftest now|the fix)\b"
-    r"|\bnow (?:reads|uses|passes|works)\b",
-    re.I,
-)
 
 
 @dataclass
@@ -40,10 +46,20 @@ class Episode:
     edits: list[Obs]
     fixes: list[Obs]
     line: str
+    # A failure of one command with another signature after edits: the run got past this
+    # episode's failure (see :mod:`memcli.compact.chains`); ``verified`` when a pass closed
+    # the chain.
+    moved: Obs | None = None
+    verified: bool = False
 
     @property
     def first(self) -> Obs:
         return self.failures[0]
+
+    @property
+    def closed(self) -> Obs | None:
+        """The run that ended the episode: its passing run, else the next failure."""
+        return self.passed or self.moved
 
 
 @dataclass
@@ -85,15 +101,16 @@ def analyse(obs: list[Obs]) -> Analysis:
             result.ended = o.ts
         if facts.refused(o):
             result.refused.append(o)
-            continue
+            if not (o.is_command and signals.hook_refusal(o.excerpt)):
+                continue  # a hook's refusal, then a remedy and a passing rerun, is an episode
         if facts.interrupted(o):
             result.interrupted.append(o)
         if not o.failed or o.index in grouped or not parsed[o.index].key:
             continue
         if parsed[o.index].looking:
             continue  # `cat missing.txt` failing is not a lesson
-        episode = _episode(obs, parsed, o, grouped)
-        (result.episodes if episode.passed else result.unresolved).append(episode)
+        for episode in _episodes(obs, parsed, o, grouped):
+            (result.episodes if episode.closed else result.unresolved).append(episode)
     result.intent = next(
         (
             text.one_line(p.excerpt, 200)
@@ -105,7 +122,10 @@ def analyse(obs: list[Obs]) -> Analysis:
     return result
 
 
-def _episode(obs: list[Obs], parsed: dict[int, Command], fail: Obs, grouped: set[int]) -> Episode:
+def _episodes(
+    obs: list[Obs], parsed: dict[int, Command], fail: Obs, grouped: set[int]
+) -> list[Episode]:
+    """The episodes of one failing command: one per error signature it showed in turn."""
     command = parsed[fail.index]
     failures, passed = [fail], None
     for later in obs[fail.index + 1 :]:
@@ -118,7 +138,28 @@ def _episode(obs: list[Obs], parsed: dict[int, Command], fail: Obs, grouped: set
         elif later.passed and commands.covers(other, command):
             passed = later
             break
-    end = passed.index if passed else len(obs)
+    parts = chains.groups(obs, failures)
+    out = []
+    for number, part in enumerate(parts[:-1]):
+        moved = parts[number + 1][0]
+        out.append(_episode(obs, parsed, command, part, None, moved))
+        out[-1].verified = passed is not None
+    # Unresolved, the last episode keeps every failure: how often the check failed counts.
+    out.append(_episode(obs, parsed, command, parts[-1] if passed else failures, passed, None))
+    out[-1].verified = passed is not None
+    return out
+
+
+def _episode(
+    obs: list[Obs],
+    parsed: dict[int, Command],
+    command: Command,
+    failures: list[Obs],
+    passed: Obs | None,
+    moved: Obs | None,
+) -> Episode:
+    fail = failures[0]
+    end = passed.index if passed else moved.index if moved else len(obs)
     between = obs[fail.index + 1 : end]
     edits = [o for o in between if o.is_edit]
     fixes = [
@@ -128,8 +169,8 @@ def _episode(obs: list[Obs], parsed: dict[int, Command], fail: Obs, grouped: set
         and not parsed[o.index].looking
         and not commands.equivalent(parsed[o.index], command)
     ]
-    line = commands.decisive_line(fail.excerpt, fail.summary)
-    return Episode(command, failures, passed, edits, fixes, line)
+    line = signals.hook_refusal(fail.excerpt) or commands.decisive_line(fail.excerpt, fail.summary)
+    return Episode(command, failures, passed, edits, fixes, line, moved)
 
 
 def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
@@ -155,6 +196,10 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
         if progress is not None:
             drafts.append(progress)
     drafts.extend(facts.missing_tools(analysis.obs, ctx.session))
+    drafts.extend(events.tool_failures(analysis.obs, ctx.session))
+    drafts.extend(events.acted_on_warnings(analysis.obs, ctx.session))
+    said = [o for o in [*analysis.conclusions, *analysis.notes] if not o.carried]
+    drafts.extend(events.slow_runs(analysis.obs, said, ctx.session))
     # One item per lesson: a failure an episode explains is not an environment fact too.
     solved = {d.signature for d in drafts if d.signature}
     last_failures = [
@@ -162,7 +207,8 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
         for e in analysis.unresolved
         if not solved & {signature_of(f) for f in e.failures}
     ]
-    drafts.extend(facts.drafts(analysis.obs, last_failures, ctx.session))
+    explained = frozenset(f.id for e in analysis.episodes for f in e.failures)
+    drafts.extend(facts.drafts(analysis.obs, last_failures, ctx.session, explained))
     if task is not None:
         drafts.append(task)
     return drafts
@@ -179,7 +225,7 @@ def _junk(analysis: Analysis, episode: Episode, explained: bool) -> bool:
         return True
     writes = [o for o in analysis.obs if o.is_edit and o.summary.startswith("write ")]
     created = {f for o in writes for f in o.files}
-    if any(_stem(path) and _stem(path) in line for path in created):
+    if any(explain.stem(path) and explain.stem(path) in line for path in created):
         return True  # an error about a file the assistant had just created
     fixed = {f for o in episode.edits for f in o.files}
     if fixed and fixed <= created:
@@ -194,22 +240,18 @@ def signature_of(o: Obs) -> str:
     return commands.signature(commands.decisive_line(o.excerpt, o.summary))
 
 
-def _stem(path: str) -> str:
-    name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return name if len(name) >= 4 else ""
-
-
 def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft | None:
-    passed = episode.passed
-    assert passed is not None
-    if not episode.edits and not episode.fixes:
+    closed = episode.closed
+    assert closed is not None
+    if episode.passed is not None and not episode.edits and not episode.fixes:
         return _workaround(episode, ctx)  # else passed with nothing done between: flaky
-    if not episode.edits:  # passed given options the failing run had not: they are the fix
+    if episode.passed is not None and not episode.edits:  # options the failing run had not
         workaround = _workaround(episode, ctx)
         if workaround is not None:
             return workaround
-    conclusion, cause, fixes = _explanation(analysis, episode, ctx)
-    if _junk(analysis, episode, bool(cause)):
+    conclusion, cause, fixes = explain.explanation(analysis, episode, ctx)
+    refused = signals.hook_refusal(episode.first.excerpt)
+    if not refused and _junk(analysis, episode, bool(cause)):
         for key in conclusion:
             ctx.used.discard(key)
         return None
@@ -218,7 +260,7 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
     kind = "pitfall" if episode.edits else "env"
     title = titles.of_episode(
         cause, cmd.text, line, files, [f for o in episode.edits for f in o.files],
-        episode.fixes[-1].input if episode.fixes else "",
+        episode.fixes[-1].input if episode.fixes else "", refused,
     )  # fmt: skip
     changed = [f"{f} ({ctx.edit_hints[o.id]})" for o in episode.edits for f in o.files[:1]
                if o.id in ctx.edit_hints]  # fmt: skip
@@ -236,7 +278,7 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
         setup_line,
         f"Symptom: `{cmd.text}` failed with: {line}" if line else f"Symptom: `{cmd.text}` failed",
         "Then also: " + "; ".join(sorted(also)) if also else "",
-        f"Verified: `{passed.input}` passed afterwards{_detail(passed.summary)}.",
+        _closing_line(episode, closed),
     )
     session = ctx.session
     proof = [evidence(line or episode.first.summary, episode.first.raw, session)]
@@ -245,10 +287,12 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
                  o.raw, session)
         for o in (episode.edits or episode.fixes)[:3]
     ]  # fmt: skip
-    proof.append(evidence(passed.summary, passed.raw, session))
+    proof.append(evidence(closed.summary, closed.raw, session))
     if conclusion:
         said = cause or " ".join(fixes)
-        proof.append(evidence(said, _ref_of(analysis, conclusion, cause or fixes[0]), session))
+        proof.append(
+            evidence(said, explain.ref_of(analysis, conclusion, cause or fixes[0]), session)
+        )
     tags = text.tags_from(
         [cmd.text, line, title],
         extra=[
@@ -263,15 +307,23 @@ def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft |
         kind=kind,
         title=title,
         body=body,
-        ts=passed.ts or episode.first.ts,
+        ts=closed.ts or episode.first.ts,
         session=session,
         tags=tags,
-        confidence="verified",
-        importance=importance(kind, True, len(episode.failures) - 1),
+        confidence="verified" if episode.verified else "assumed",
+        importance=importance(kind, episode.verified, len(episode.failures) - 1),
         anchors=[{"path": f} for f in files],
         evidence=[e for e in proof if e],
         signature=commands.signature(line) if line else "",
     )
+
+
+def _closing_line(episode: Episode, closed: Obs) -> str:
+    if episode.passed is not None:
+        return f"Verified: `{closed.input}` passed afterwards{_detail(closed.summary)}."
+    then = commands.decisive_line(closed.excerpt, closed.summary)
+    ended = " (it passed in the end)" if episode.verified else ""
+    return f"Then: `{closed.input}` got past it and failed with: {then}{ended}."
 
 
 def _workaround(episode: Episode, ctx: Context) -> Draft | None:
@@ -281,116 +333,6 @@ def _workaround(episode: Episode, ctx: Context) -> Draft | None:
         episode.command, episode.line, episode.first, episode.passed, len(episode.failures),
         ctx.session,
     )  # fmt: skip
-
-
-def _explanation(
-    analysis: Analysis, episode: Episode, ctx: Context
-) -> tuple[list[tuple[str, int]], str, list[str]]:
-    """What the assistant said about this episode: (keys used, cause, fix sentences).
-
-    The closing message after the passing run speaks first (its root cause, else its first
-    sentence about the episode that is not about the fix). Mid-turn notes from the first
-    failure up to that message explain too, but only in so many words: a note about the
-    episode that names a cause ("the problem is", "because the ...") or a choice. Narration
-    never explains anything."""
-    passed = episode.passed
-    assert passed is not None
-    message = next((c for c in analysis.conclusions if c.index > passed.index), None)
-    until = message.index if message else len(analysis.obs)
-    notes = [n for n in analysis.notes if episode.first.index < n.index < until]
-    diagnosis = _diagnosis(analysis, episode, notes, ctx)
-    marks = _marks(episode)
-    used: list[tuple[str, int]] = []
-    said: list[str] = []  # the closing message's sentences about the episode
-    noted: list[str] = []  # the notes' causes and choices about the episode
-    for source, out in [*([(message, said)] if message else []), *((n, noted) for n in notes)]:
-        for number, sentence in enumerate(text.sentences(source.excerpt)):
-            key = (source.id, number)
-            if key in ctx.used or signals.narration(sentence) or text.status_line(sentence):
-                continue  # "The script has been successfully removed" is never a cause
-            if out is noted:
-                if prose.guess(sentence) or "?" in sentence:
-                    continue
-                names_cause = signals.root_cause(sentence)
-                if not (names_cause or signals.decision(sentence)):
-                    continue
-                if key != diagnosis and not _about(sentence, marks):
-                    continue
-            elif not _about(sentence, marks):
-                continue
-            used.append(key)
-            out.append(sentence)
-    ctx.used.update(used)
-    if not said and not noted:
-        return [], "", []
-    stated = [s for s in said if signals.root_cause(s, True)]
-    causes = stated or [s for s in said if not _FIX_WORDS.search(s)] or noted
-    cause = causes[0] if causes else ""
-    fixes = [s for s in said if s != cause]
-    return used, cause, fixes
-
-
-def _diagnosis(
-    analysis: Analysis, episode: Episode, notes: list[Obs], ctx: Context
-) -> tuple[str, int] | None:
-    """The last note sentence naming a cause said after the episode's last failure, with no
-    other episode resolved between its passing run and that note: the diagnosis of this
-    failure, whatever words it uses ("the old commit still has the test data"); earlier ones
-    were guesses the next failure disproved. Hooks write a turn's notes at its end, so the
-    note may come after the passing run."""
-    assert episode.passed is not None
-    passes = [e.passed.index for e in analysis.episodes if e.passed and e is not episode]
-    found: list[tuple[str, int]] = []
-    for note in notes:
-        if note.index < episode.failures[-1].index:
-            continue
-        if note.index > episode.passed.index and any(
-            episode.passed.index < p < note.index for p in passes
-        ):
-            continue  # another episode was resolved in between: the note may be about that one
-        for number, sentence in enumerate(text.sentences(note.excerpt)):
-            if (note.id, number) in ctx.used or signals.narration(sentence) or "?" in sentence:
-                continue
-            if signals.root_cause(sentence) and not prose.guess(sentence):
-                found.append((note.id, number))
-    return found[-1] if found else None
-
-
-def _about(sentence: str, marks: set[str]) -> bool:
-    lowered = sentence.lower()
-    return any(mark in lowered for mark in marks)
-
-
-def _marks(episode: Episode) -> set[str]:
-    """Words that tie a sentence to an episode: edited files, values, names in the error."""
-    marks: set[str] = set()
-    for o in episode.edits:
-        for path in o.files:
-            marks.add(path.lower())
-            stem = _stem(path)
-            if stem:
-                marks.add(stem.lower())
-    line = episode.line
-    marks.update(v for v in text.values(line) if len(v) >= 3)
-    marks.update(v.lower() for v in text.env_vars(line))
-    error = commands.error_class(line).rsplit(".", 1)[-1]
-    if error:
-        marks.add(error.lower())
-    for target in episode.command.targets:
-        stem = _stem(target)
-        if stem:
-            marks.add(stem.lower())
-    for o in episode.fixes:
-        marks.add(o.input.lower())
-    return {m for m in marks if len(m) >= 3}
-
-
-def _ref_of(analysis: Analysis, used: list[tuple[str, int]], sentence: str) -> str:
-    """The raw reference of the message (closing or note) that said ``sentence``."""
-    ids = {key[0] for key in used}
-    sources = [o for o in [*analysis.conclusions, *analysis.notes] if o.id in ids]
-    said = next((o for o in sources if sentence and sentence in o.excerpt), None)
-    return (said or sources[0]).raw if sources else ""
 
 
 def _detail(summary: str) -> str:

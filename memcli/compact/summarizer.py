@@ -78,8 +78,8 @@ def clusters(analysis: Analysis, excerpt: int = MAX_EXCERPT) -> list[dict[str, A
         out.append(
             {
                 "id": f"c{number}",
-                "type": "episode" if episode.passed else "unresolved",
-                "verified": episode.passed is not None,
+                "type": "episode" if episode.closed else "unresolved",
+                "verified": episode.verified,
                 "observations": [o.brief(excerpt) for o in members],
             }
         )

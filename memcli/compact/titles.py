@@ -17,15 +17,25 @@ _PATHS_WIDTH = 80  # wider than this, the fix names files, not paths
 
 
 def of_episode(
-    cause: str, command: str, line: str, files: list[str], edited: list[str], setup: str
+    cause: str,
+    command: str,
+    line: str,
+    files: list[str],
+    edited: list[str],
+    setup: str,
+    refused: str = "",
 ) -> str:
     """The title of a fail-then-pass episode. ``files``: the repository's edited paths;
-    ``edited``: every edited path; ``setup``: the last setup command run (no edits)."""
+    ``edited``: every edited path; ``setup``: the last setup command run (no edits);
+    ``refused``: the message of a hook that refused the first run (its words lead)."""
+    shown = commands.shown(command)
+    if refused:
+        fixed = fixed_in(files, edited) if edited else f"it passed after `{commands.shown(setup)}`"
+        return with_fix(f"`{shown}` is refused by a hook here:", refused, fixed)
     if cause:
         return text.title_of(cause)
-    shown = commands.shown(command)
     if edited:
-        return _with_fix(f"`{shown}` fails with", line, fixed_in(files, edited))
+        return with_fix(f"`{shown}` fails with", line, fixed_in(files, edited))
     return text.title_of(
         f"Run `{commands.shown(setup)}` before `{shown}`, else: " + (line or "it fails")
     )
@@ -44,7 +54,7 @@ def fixed_in(files: list[str], edited: list[str]) -> str:
     return "fixed in " + ", ".join(names[:_SHOWN_FILES]) + more
 
 
-def _with_fix(head: str, line: str, fixed: str) -> str:
+def with_fix(head: str, line: str, fixed: str) -> str:
     """head, error line, fix within the title limit: a long error line is cut, never the fix."""
     room = TITLE_LIMIT - len(head) - len(fixed) - 4
     said = text.one_line(line.rstrip(" .:"), max(room, 40)) if line else "an error"

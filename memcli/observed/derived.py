@@ -34,10 +34,10 @@ def rules_stamp() -> str:
     """What the derived facts depend on: mem's version and the modules holding the rules (a
     changed rule, an upgrade, another checkout changes their size or time)."""
     if not _stamp:
-        from memcli import signals
+        from memcli import outputs, signals
 
         parts = [__version__]
-        for path in (signals.__file__, __file__):
+        for path in (signals.__file__, outputs.__file__, __file__):
             try:
                 info = os.stat(str(path))
                 parts.append(f"{info.st_size}.{info.st_mtime_ns}")

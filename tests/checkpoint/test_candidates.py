@@ -239,3 +239,89 @@ def test_a_permission_mode_refusing_a_look_around_or_another_tool() -> None:
 def test_asking_for_help_is_no_remedy() -> None:
     assert candidates.added_flags("tool run --yes", "tool run --help | head -5") == []
     assert candidates.added_flags("git tag v1", "git tag --no-sign v1 | cat -A") == ["--no-sign"]
+
+
+def test_each_change_of_error_after_an_edit_is_a_fix_of_its_own() -> None:
+    state: dict[str, object] = {}
+    candidates.scan([
+        cmd("npm test", False, "TypeError: total is not a function\nnpm ERR! Test failed."),
+        edit("src/price.js"),
+        cmd("npm test", False, "RangeError: Invalid currency code: XX\nnpm ERR! Test failed."),
+        edit("src/tax.js"),
+        cmd("npm test", True, "Tests: 9 passed"),
+    ], state)  # fmt: skip
+    candidates.turn_end(state)
+    fixes = [c for c in state["candidates"].values() if c["kind"] == "fix"]  # type: ignore[attr-defined]
+    assert len(fixes) == 2
+    first, second = sorted(fixes, key=lambda c: "RangeError" in c["lines"][0])
+    assert "TypeError" in first["lines"][0] and "src/price.js" in first["lines"][1]
+    assert first["verified"] is False and first["files"] == ["src/price.js"]
+    assert "RangeError" in second["lines"][0] and second["files"] == ["src/tax.js"]
+    assert second["verified"] is True
+
+
+def test_an_error_the_edit_made_is_no_change_of_error() -> None:
+    got = found([
+        cmd("pytest", False, "E   assert 344 == 345"),
+        edit("src/rows.py"),
+        cmd("pytest", False, "SyntaxError: invalid syntax"),
+        edit("src/rows.py"),
+        cmd("pytest", True, "12 passed"),
+    ])  # fmt: skip
+    assert "assert 344 == 345" in got["fix"]["lines"][0]
+
+
+def test_a_hook_refusal_then_a_remedy_and_a_passing_rerun_is_a_fix() -> None:
+    refusal = ("PreToolUse:Bash hook error: [guard.py]: Commits to main are blocked: create a "
+               "feature branch first")  # fmt: skip
+    got = found([
+        cmd("git commit -m x", False, refusal),
+        cmd("git checkout -b tax", True),
+        cmd("git commit -m x", True, "[tax 1a2b3c4] x"),
+    ])  # fmt: skip
+    assert "denied" in got
+    assert "create a feature branch first" in got["fix"]["lines"][0]
+    assert "git checkout -b tax" in got["fix"]["lines"][1]
+
+
+def test_a_tool_failure_is_a_failed_candidate_with_its_error_line() -> None:
+    state: dict[str, object] = {}
+    candidates.scan([
+        obs("error", tool="Read", files=["data/orders.json"], input="data/orders.json", ok=False,
+            summary="read data/orders.json -> failed (File content ...)",
+            excerpt="File content (31000 tokens) exceeds maximum allowed tokens (25000)."),
+        obs("error", tool="Skill", ok=False, summary="Skill commit -> failed",
+            excerpt="<tool_use_error>Unknown skill: commit</tool_use_error>"),
+    ], state)  # fmt: skip
+    lines = sorted(c["lines"][0] for c in state["candidates"].values())  # type: ignore[attr-defined]
+    assert lines == [
+        "`Skill commit` failed: Unknown skill: commit",
+        "`read data/orders.json` failed: File content (31000 tokens) exceeds maximum allowed "
+        "tokens (25000).",
+    ]
+
+
+def test_a_warning_the_next_edit_acts_on_is_a_candidate() -> None:
+    warned = ("warning: use of deprecated function `chrono::Utc::today`\n  --> src/cart.rs:12:15\n"
+              "    Finished dev profile")  # fmt: skip
+    got = found([cmd("cargo build", True, warned), edit("src/cart.rs")])
+    assert got["warning"]["suggest"] == "pitfall"
+    assert "deprecated function" in got["warning"]["lines"][0]
+    assert found([cmd("cargo build", True, warned), edit("src/tax.rs")]) == {}
+
+
+def test_a_background_job_polled_twice_is_a_slow_run_candidate() -> None:
+    def poll(job: str) -> dict[str, Any]:
+        return obs("other", tool="TaskOutput", input=job, ok=True, excerpt="status: running\n",
+                   summary=f"TaskOutput {job}")  # fmt: skip
+
+    start = obs("command", tool="Bash", input="cargo build --release", ok=None,
+                excerpt="running in the background (id b1)",
+                summary="$ cargo build --release -> background")  # fmt: skip
+    got = found([start, poll("b1"), poll("b1")])
+    assert got["env"]["env"] == "slow" and "cargo build --release" in got["env"]["lines"][0]
+    assert found([start, poll("b1")]) == {} or "env" not in found([start, poll("b1")])
+    sleeps = found(
+        [cmd("make all &", True), cmd("sleep 30", True), cmd("sleep 30 && tail log", True)]
+    )
+    assert sleeps["env"]["env"] == "slow"
