@@ -26,7 +26,7 @@ from memcli.compact.observations import Obs
 _FILE_TOOL_VERBS = ("edit ", "write ", "patch")  # an edit's failure is the edit's business
 _TOOL_TAGS = re.compile(r"</?tool_use_error>")
 # A wrong path or name the next call corrected: a guess, not how to call the tool.
-_MISSING = re.compile(r"does not exist|no such file|ENOENT|not found|cannot find", re.I)
+_MISSING = re.compile(r"does not exist|no such file|ENOENT", re.I)
 _WARNING = re.compile(
     r"^.*(?:\bwarning\b(?:\[[\w-]+\])?:|\bWARN(?:ING)?\b|\w+Warning: |\bdeprecated\b).*$",
     re.I | re.M,
