@@ -13,8 +13,10 @@ package, a wrong version, a busy port, a permission, an interactive prompt, shel
 ``correction`` and ``convention`` (the user's), ``decision`` and ``cause`` (sentences of the
 assistant's messages), ``unresolved`` (a check still failing when the turn ends), ``denied``
 (a tool call the user refused), ``interrupted`` (a command stopped before it ended) and
-``subagent`` (a sub-agent's report naming a cause or a decision) and ``failed`` (a command,
-not a check, still failing with a telling line when the turn ends).
+``subagent`` (a sub-agent's report naming a cause or a decision), ``failed`` (a command,
+not a check, still failing with a telling line when the turn ends, or a tool's failure with
+its error line) and ``warning`` (a passing command's warning the next edit acted on); see
+:mod:`memcli.checkpoint.events` for tools, warnings and background jobs.
 
 Ids come from the session, the kind and what the candidate is about, so the same lesson seen
 twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :mod:`re`, no
