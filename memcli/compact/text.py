@@ -18,7 +18,7 @@ def _set(words: str) -> frozenset[str]:
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig)\.|\b[A-Z]\.)$", re.I)
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")  # a word of :func:`words`
 _VALUE = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])|(?<![\w.])\d{2,}(?![\w.])")
 _ENV_VAR = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 _BACKTICK = re.compile(r"`([^`\n]{2,60})`")
@@ -113,7 +113,7 @@ def title_of(sentence: str, limit: int = 200) -> str:
 
 def words(text: str) -> set[str]:
     """Lower-case content words (no numbers, no stopwords): the shape of a text."""
-    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+    return {w for w in WORD.findall(text.lower()) if w not in STOPWORDS}
 
 
 def values(text: str) -> set[str]:
@@ -145,7 +145,7 @@ def tags_from(texts: Iterable[str], extra: Iterable[str] = (), limit: int = 6) -
         if tag:
             found.setdefault(tag.lower(), None)
     for text in texts:
-        for word in _WORD.findall(text):
+        for word in WORD.findall(text):
             if word.lower() in KNOWN_TOOLS:
                 found.setdefault(word.lower(), None)
         for var in env_vars(text):
@@ -169,7 +169,7 @@ def digest_id(*parts: str) -> str:
 
 
 def normalized(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower()))
+    return " ".join(WORD.findall(text.lower()))
 
 
 def looks_like_instructions(prompt: str) -> bool:

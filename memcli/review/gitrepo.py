@@ -6,7 +6,6 @@ git runs as a subprocess (no library); every git failure becomes a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +15,8 @@ from memcli.errors import MemError
 MEMORY = ".memory"
 LIST_FOLDER_FROM = 16  # files of one folder and revision read through one listing of it
 LS_TREE_PATHS = 500  # paths named on one ls-tree command line
+# attributes that make a checked-out file differ from its blob beyond line endings
+CONVERTING = frozenset({"filter", "ident", "working-tree-encoding"})
 UNSHALLOW_HINT = (
     "this is a shallow clone, so the history mem diff needs is missing: run "
     "`git fetch --unshallow` (in GitHub Actions: actions/checkout with fetch-depth: 0)"
@@ -111,16 +112,40 @@ class GitRepo:
 
     # trees and files
 
-    def changed(self, base: str, head: str | None, under: str = MEMORY) -> list[tuple[str, str]]:
+    def changed(
+        self, base: str, head: str | None, under: str = MEMORY, *, untracked: bool = True
+    ) -> list[tuple[str, str]]:
         """(status, path) of files under ``under`` that differ; ``head`` None: the working tree
-        (untracked files that are not ignored count as added)."""
+        (with ``untracked``, untracked files that are not ignored count as added)."""
         args = ["diff", "--no-renames", "--name-status", "-z", base]
         out = self.run(*args, *([head] if head else []), "--", under)
         parts = [p for p in out.split("\0") if p]
         found = [(parts[i][0], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
-        if head is None:
+        if head is None and untracked:
             found += [("A", path) for path in self.untracked(under)]
         return sorted(set(found), key=lambda pair: pair[1])
+
+    def converts(self, paths: list[str]) -> bool:
+        """Whether a file on disk may differ from its blob by more than line endings for any
+        of ``paths``: an attribute names a ``filter``, ``ident`` or ``working-tree-encoding``
+        (True when git cannot say)."""
+        import subprocess
+
+        if not paths:
+            return False
+        names = "".join(f"{path}\0" for path in paths).encode("utf-8", "surrogateescape")
+        try:
+            done = subprocess.run(
+                ["git", "check-attr", "-z", "--stdin", "-a"], cwd=self.root, input=names,
+                env=gitlayer.environment(), capture_output=True, check=False,
+            )  # fmt: skip
+        except OSError:
+            return True
+        parts = done.stdout.decode("utf-8", "replace").split("\0")
+        found = set(zip(parts[1::3], parts[2::3], strict=False))  # (attribute, value)
+        return done.returncode != 0 or any(
+            name in CONVERTING and value != "unset" for name, value in found
+        )
 
     def untracked(self, under: str = MEMORY) -> list[str]:
         out = self.run("ls-files", "-z", "--others", "--exclude-standard", "--", under)
@@ -136,39 +161,33 @@ class GitRepo:
         isfile, join = os.path.isfile, os.path.join  # 16,000 files: no Path object each
         return sorted({p for p in out.split("\0") if p and isfile(join(root, p))})
 
-    def grep_lines(
-        self, rev: str | None, patterns: list[str], under: str, *, after: int = 0
-    ) -> Iterator[tuple[str, str]]:
-        """(path, line) of every line under ``under`` that matches one of ``patterns``
-        (extended regexes), with the ``after`` lines that follow each, at a revision or
-        (``rev`` None) in the working tree, untracked files included; none when git cannot start.
-
-        Yielded as git prints them, so the caller works on the first files while git is still
-        reading the last (a grep of every item of a store: megabytes)."""
+    def grep_output(
+        self, rev: str | None, pattern: str, under: str, *, after: int = 0, untracked: bool = True
+    ) -> str:
+        """What ``git grep -z -n --heading`` prints of the lines under ``under`` that match
+        ``pattern`` (an extended regex) and the ``after`` lines that follow each: each file's
+        path on a line (after ``REV:`` for a revision), then its lines as ``NUMBER\\0TEXT``,
+        ``--`` lines between groups that are not adjacent. At a revision, or (``rev`` None) in
+        the working tree: the files the index tracks as they are on disk, and with
+        ``untracked`` the untracked ones too. Empty when git cannot start."""
         import subprocess
 
-        if not patterns:
-            return
         # a revision's blobs are read one at a time under git's object lock: more threads
-        # only wait for it (15,000 items: 0.13 s with one thread, 0.22 s with git's default)
-        where = ["--threads=1", rev] if rev else ["--untracked"]
-        args = [arg for pattern in patterns for arg in ("-e", pattern)]
+        # only wait for it (15,000 items: 0.13 s with one thread, 0.22 s with git's default);
+        # files on disk are read in parallel
+        where = ["--threads=1", rev] if rev else ["--untracked"] if untracked else []
         context = [f"-A{after}"] if after else []
-        command = ["git", "grep", "-z", "-I", "-E", *context, *args, *where, "--", under]
-        prefix = f"{rev}:" if rev else ""
+        # the line format must not follow the user's settings (grep.column, color.ui=always)
+        command = ["git", "-c", "grep.column=false", "grep", "--no-color", "-z", "-n"]
+        command += ["--heading", "-I", "-E", *context, "-e", pattern, *where, "--", under]
         try:
-            process = subprocess.Popen(
+            done = subprocess.run(
                 command, cwd=self.root, env=gitlayer.environment(), stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                capture_output=True, check=False,
             )  # fmt: skip
         except OSError:
-            return
-        with process:  # closes git's output first: a caller that stops early ends git too
-            assert process.stdout is not None
-            for raw in process.stdout:
-                path, nul, text = raw.decode("utf-8", "replace").partition("\0")
-                if nul:
-                    yield path.removeprefix(prefix), text.removesuffix("\n")
+            return ""
+        return done.stdout.decode("utf-8", "replace")
 
     def blob(self, rev: str, path: str) -> str | None:
         """A file's text at a revision; None when it is not there (or not text)."""
@@ -210,6 +229,12 @@ class GitRepo:
             zip(ids, _batch_contents(self._batch("--batch", ids), len(ids)), strict=True)
         )
         return [contents.get(objects.get(pair, "")) for pair in wanted]
+
+    def folder_names(self, rev: str, folder: str) -> list[str]:
+        """The paths of the entries directly in ``folder`` at a revision (no sizes: git need
+        not look at the objects)."""
+        out = self.try_run("ls-tree", "-z", "--name-only", "--full-name", rev, "--", f"{folder}/")
+        return [path for path in (out or "").split("\0") if path]
 
     def list_folder(
         self, rev: str, folder: str, paths: list[str] | None = None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterator
 from typing import Any
 
 from memcli import untrusted
@@ -75,10 +74,15 @@ class SideReader:
                 sorted(p.name for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
             )
             return [f"{under}{name}" for name in names]
-        return sorted(self.repo.list_folder(self.sha, under.rstrip("/")))
+        return sorted(self.repo.folder_names(self.sha, under.rstrip("/")))
 
-    def grep(self, patterns: list[str], under: str, *, after: int = 0) -> Iterator[tuple[str, str]]:
-        return self.repo.grep_lines(self.sha, patterns, under, after=after)
+    def grep(self, pattern: str, under: str, *, after: int = 0, checkout: bool = False) -> str:
+        """``git grep`` output of this side's files under ``under`` (see
+        :meth:`GitRepo.grep_output`); with ``checkout``, of the files the index tracks as they
+        are on disk, whatever the side."""
+        if checkout:
+            return self.repo.grep_output(None, pattern, under, after=after, untracked=False)
+        return self.repo.grep_output(self.sha, pattern, under, after=after)
 
 
 def expires_value(line: str) -> str | None:
@@ -93,12 +97,13 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     """The decision files that could be alike enough to one of ``new`` to contradict it.
 
     Alike means a Jaccard index of at least t between the title words, or between the words of
-    the title and the body's first line (:func:`memcli.review.similar.shapes`). Those words are
-    read from every item's ``kind:``, ``title:`` and ``body:`` line and the line after it (mem
-    writes a title on one line, a body on one line or as a block that starts on the next),
-    without parsing YAML (:mod:`memcli.review.store_words`, kept per items tree): exactly when
-    the text has no escape or comment (then the index itself decides), else a superset of them
-    (then a file must hold at least ceil(t * n) of the n words of the new decision). A file
+    the title and the body's first line (:func:`memcli.review.similar.shapes`). Those words
+    (with stopwords, dropped here) are read from every item's ``kind:``, ``title:`` and
+    ``body:`` line and the line after it (mem writes a title on one line, a body on one line or
+    as a block that starts on the next), without parsing YAML
+    (:mod:`memcli.review.store_words`, kept per items tree): exactly when the text has no
+    escape or comment (then the index itself decides), else a superset of them (then a file
+    must hold at least ceil(t * n) of the n words of the new decision). A file
     whose kind or title is not written that way is always a candidate. Files are looked at
     through the rarest words only (prefix filtering).
     """
@@ -119,7 +124,8 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
             for word in sorted(shape, key=lambda w: (len(files.get(w, ())), w))[:keep]:
                 for path in files.get(word, ()):
                     row = rows[path]
-                    words, exact = set(str(row[which]).split()), row[2 + which]
+                    words = set(str(row[which]).split()).difference(text.STOPWORDS)
+                    exact = row[2 + which]
                     if path not in found and _alike(shape, words, exact, need):
                         found.add(path)
     return sorted(found)

@@ -3,25 +3,30 @@ first-line words, ``expires`` lines; built once per items tree and then kept up 
 
 A diff of three new decisions must not read 15,000 items to find the few alike ones. The words
 of every item (:class:`StoreWords`) are read from ``git grep`` output (``kind:``, ``title:``,
-``body:`` and ``expires:`` lines, each with the line after it) and kept in
-``.memory/local/diff-words.json`` under the object id of the items folder's tree: a git tree id
-names its content exactly, so a kept entry is never stale. Another revision's tree is reached
-from a kept one by ``git diff-tree`` (only the files that differ are read), and the working
-tree from its ``HEAD`` by the files ``git diff`` reports. The file is derived and never
-committed, and trusted only as this user's owner-only file: anything else in its place, or
-in it that does not look exactly as written, is ignored and rebuilt.
+``body:`` and ``expires:`` lines, each with the line after it, read by one regex over the whole
+output) and kept in ``.memory/local/diff-words.json`` under the object id of the items folder's
+tree: a git tree id names its content exactly, so a kept entry is never stale. Another
+revision's tree is reached from a kept one by ``git diff-tree`` (only the files that differ are
+read), and the working tree from its ``HEAD`` by the files ``git diff`` reports. With nothing
+kept (a fresh clone), ``HEAD``'s tree is read from the checked-out files (git reads them in
+parallel, nothing to inflate), the few that ``git diff`` reports as changed read again from
+``HEAD``, and a revision near ``HEAD`` reached from it; a checkout that git converts (a filter,
+``ident``, an encoding, line endings) is read from the revision instead. The file is derived
+and never committed, and trusted only as this user's owner-only file: anything else in its
+place, or in it that does not look exactly as written, is ignored and rebuilt.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memcli.compact import text as text_words
+from memcli.errors import MemError
 
 if TYPE_CHECKING:
     from memcli.review.gitrepo import GitRepo
@@ -37,17 +42,15 @@ class Side(Protocol):
     def prefetch(self, paths: list[str]) -> None: ...
     def text(self, path: str) -> str | None: ...
     def files(self, under: str) -> list[str]: ...
-    def grep(
-        self, patterns: list[str], under: str, *, after: int = 0
-    ) -> Iterator[tuple[str, str]]: ...
+    def grep(self, pattern: str, under: str, *, after: int = 0, checkout: bool = False) -> str: ...
     def at_revision(self, sha: str, label: str) -> Side: ...
 
 
 CACHE = ".memory/local/diff-words.json"
-VERSION = 1
+VERSION = 2
 KEEP_TREES = 2  # the base and the head of the last diff
 # one alternation: git runs each pattern over every line, so one regex is about a third faster
-PATTERNS = ["^(kind|title|body|expires):"]
+PATTERN = "^(kind|title|body|expires):"
 # Reached from a kept tree when at most this many files differ (and at most half of them),
 # else read whole: a pathspec per changed file goes on git's command line.
 MOST_CHANGED = 2000
@@ -59,8 +62,8 @@ class StoreWords:
 
     # files whose kind or title is not on a line of its own: always a candidate
     odd: set[str] = field(default_factory=set)
-    # decisions: path -> (title words, title and first-line words, each space-joined; whether
-    # each is exact, else a superset of the value's words)
+    # decisions: path -> (title words, title and first-line words, each as :func:`tokens_of`
+    # gives them; whether each is exact, else a superset of the value's words)
     decisions: dict[str, tuple[str, str, bool, bool]] = field(default_factory=dict)
     expires: dict[str, list[str]] = field(default_factory=dict)  # path -> expires lines
 
@@ -70,57 +73,105 @@ class StoreWords:
         self.expires.pop(path, None)
 
 
-def from_lines(found: StoreWords, lines: Iterable[tuple[str, str]], paths: Iterable[str]) -> None:
-    """Add ``paths`` to ``found`` from (path, line) of a grep of :data:`PATTERNS` with one
-    line of context after each match (paths not in ``paths`` are ignored).
+# ``git grep -z -n --heading -A1`` output: a file's path on a line of its own, then its lines
+# as NUMBER\0TEXT, ``--`` between groups that are not adjacent. A match is a path (with, when
+# they come next as mem writes them, the kind, title and body lines and the line after the
+# body), or a key line (key, the rest of the line) with, when it is printed, the next line
+# (with its line break: empty when there is none). The values of the first are after a colon.
+_RECORD = re.compile(
+    r"^(?:(?!--\n)([^\0\n]+)\n"
+    r"(?:[0-9]+\0kind(:[^\n]*)\n[0-9]+\0title(:[^\n]*)\n[0-9]+\0body(:[^\n]*)\n"
+    r"(?:(?=[0-9]+\0([^\n]*\n)))?)?"
+    r"|[0-9]+\0(kind|title|body|expires):([^\n]*)\n(?:(?=[0-9]+\0([^\n]*\n)))?)",
+    re.MULTILINE,
+)
+_TOKEN_OR_BREAK = re.compile(f"{text_words.WORD.pattern}|\n")
 
-    A kind or title whose value may go on past its line (the next line is indented or a
-    comment: a multi-line scalar) makes the file odd, as one with no such line does."""
+
+def from_output(found: StoreWords, out: str, paths: Iterable[str], prefix: str = "") -> None:
+    """Add ``paths`` to ``found`` from the output of ``git grep -z -n --heading -A1`` of
+    :data:`PATTERN`, each path printed after ``prefix`` (``REV:`` for a revision; other paths
+    are ignored).
+
+    One regex reads the key lines and the line after each (an item's kind, title and body at
+    once when they come in that order); a kind or title whose value may go on past its line
+    (the next line is indented or a comment: a multi-line scalar) makes the file odd, as one
+    with no such line does. A body block's value is its next line."""
     kinds: dict[str, str] = {}
-    titles: dict[str, tuple[str, bool]] = {}  # the text as written, and whether it is exact
-    bodies: dict[str, tuple[str, bool]] = {}
-    wanted = dict.fromkeys(paths)
-    block: tuple[str, ...] = ()  # the path whose body block starts on the next line, its style
-    heading = ""  # the path whose kind or title line was the line before
-    for path, line in lines:
-        if path not in wanted:
-            continue
-        key, _, value = line.partition(":")
-        if block and block[0] == path:
-            bodies[path] = (line, block[1] == "|" and bool(line.strip()))
-        if heading == path and line[:1] in (" ", "\t", "#"):
-            found.odd.add(path)
-        block, heading = (), path if key in ("kind", "title") else ""
-        if key == "kind":
-            kinds[path] = value.split("#", 1)[0].strip().strip("'\"")
-        elif key == "title":
-            titles[path] = (value, plain_line(value))
+    titles: dict[str, str] = {}
+    # the body's first line as written, and whether exact (None: a one-line value, not read yet)
+    bodies: dict[str, tuple[str, bool | None]] = {}
+    odd: set[str] = set()
+    expires: dict[str, list[str]] = {}
+    path = ""
+    for heading, kind, title, body, after_body, key, value, after in _RECORD.findall(out):
+        if heading:
+            path = heading
+            if not kind:
+                continue
+            # kind, title and body on three lines: neither the kind nor the title goes on
+            kinds[path], titles[path] = kind[1:], title[1:]
+            key, value, after = "body", body[1:], after_body
+        if key == "kind" or key == "title":
+            (kinds if key == "kind" else titles)[path] = value
+            if after[:1] in (" ", "\t", "#"):
+                odd.add(path)
         elif key == "body":
             value = value.strip()
-            block = (path, value[:1]) if value[:1] in ("|", ">") else ()
-            if not block:
-                bodies[path] = first_line(value)
-        elif key == "expires":
-            found.expires.setdefault(path, []).append(line)
-    for path in wanted:
-        if path not in kinds or path not in titles or path in found.odd:
+            if value[:1] not in ("|", ">"):
+                bodies[path] = (value, None)
+            elif after:
+                line = after[:-1]
+                bodies[path] = (line, value[:1] == "|" and bool(line.strip()))
+        else:
+            expires.setdefault(path, []).append(f"expires:{value}")
+    rows: list[tuple[str, str, str, bool, bool]] = []  # path, title, body line, exact, exact
+    for path in paths:
+        printed = prefix + path
+        if printed in expires:
+            found.expires.setdefault(path, []).extend(expires[printed])
+        kind, title = kinds.get(printed), titles.get(printed)
+        if kind is None or title is None or printed in odd or path in found.odd:
             found.odd.add(path)
-        elif kinds[path] == "decision":
-            title, title_exact = titles[path]
-            more, body_exact = bodies.get(path, ("", path not in bodies))
-            words = words_as_written(title)
-            found.decisions[path] = (
-                " ".join(sorted(words)),
-                " ".join(sorted(words | words_as_written(more))),
-                title_exact,
-                title_exact and body_exact,
-            )
+        elif kind == " decision" or kind.split("#", 1)[0].strip().strip("'\"") == "decision":
+            more, body_exact = bodies.get(printed, ("", True))
+            if body_exact is None:
+                more, body_exact = first_line(more)
+            title_exact = plain_line(title)
+            rows.append((path, title, more, title_exact, title_exact and body_exact))
+    title_words = tokens_of([row[1] for row in rows])
+    line_words = tokens_of([row[2] for row in rows])
+    for (path, _title, _line, title_exact, exact), title_tokens, line_tokens in zip(
+        rows, title_words, line_words, strict=True
+    ):
+        shape = f"{title_tokens} {line_tokens}" if line_tokens else title_tokens
+        found.decisions[path] = (title_tokens, shape, title_exact, exact)
 
 
-def grep_text(path: str, text: str) -> list[tuple[str, str]]:
-    """What ``git grep -A1`` of :data:`PATTERNS` prints of one file's text."""
+def tokens_of(values: list[str]) -> list[str]:
+    """The word tokens of each one-line YAML scalar as written and of it with its escapes
+    read as spaces, lower-cased and space-joined as found (repeats and stopwords included:
+    without the stopwords, a superset of the words of its value however it was quoted),
+    found in one pass over all of them."""
+    if not values:
+        return []
+    joined = "\n".join(values).lower()
+    if joined.count("\n") != len(values) - 1:  # a line break is no word: a space does as well
+        return tokens_of([value.replace("\n", " ") for value in values])
+    found = [row.strip() for row in " ".join(_TOKEN_OR_BREAK.findall(joined)).split("\n")]
+    if "\\" in joined:
+        for n, value in enumerate(values):
+            if "\\" in value:
+                escaped = text_words.WORD.findall(_ESCAPE.sub(" ", value).lower())
+                found[n] = " ".join([found[n], *escaped]).strip()
+    return found
+
+
+def grep_text(path: str, text: str) -> str:
+    """What ``git grep -z -n --heading -A1`` of :data:`PATTERN` prints of one file's text
+    (without the ``--`` lines between groups)."""
     if "\0" in text:
-        return []  # binary to grep (-I)
+        return ""  # binary to grep (-I)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -130,7 +181,9 @@ def grep_text(path: str, text: str) -> list[tuple[str, str]]:
             wanted[number] = None
             if number + 1 < len(lines):
                 wanted[number + 1] = None
-    return [(path, lines[n]) for n in sorted(wanted)]
+    if not wanted:
+        return ""
+    return f"{path}\n" + "".join(f"{n + 1}\0{lines[n]}\n" for n in sorted(wanted))
 
 
 def of_side(side: Side, under: str) -> StoreWords:
@@ -151,12 +204,24 @@ def _at_revision(side: Side, under: str) -> StoreWords:
     if tree in kept:
         return kept[tree]
     found = _from_kept(side, under, tree, kept)
+    head_tree = ""
     if found is None:
-        found = StoreWords()
-        files = _item_files(side.files(under))
-        from_lines(found, side.grep(PATTERNS, under, after=1), files)
+        head_tree, found = _from_checkout(side, under, tree, kept)
+    if found is None:
+        found = _read_whole(side, under)
     kept[tree] = found
-    _write(side.repo.root, under, kept, tree)
+    _write(side.repo.root, under, kept, [tree, head_tree])
+    return found
+
+
+def _read_whole(side: Side, under: str) -> StoreWords:
+    """Every item file of a side, through one ``git grep`` of the revision (or of the working
+    tree, untracked files included)."""
+    found = StoreWords()
+    files = _item_files(side.files(under))
+    from_output(
+        found, side.grep(PATTERN, under, after=1), files, f"{side.sha}:" if side.sha else ""
+    )
     return found
 
 
@@ -168,17 +233,57 @@ def _from_kept(side: Side, under: str, tree: str, kept: dict[str, StoreWords]) -
     """The words of ``tree`` from a kept tree and the files that differ; None when no kept
     tree is close enough."""
     for old_tree, old in kept.items():
-        out = side.repo.try_run(
-            "diff-tree", "-r", "-z", "--no-renames", "--name-status", old_tree, tree
-        )
-        if out is None:
-            continue
-        parts = [p for p in out.split("\0") if p]
-        pairs = [(parts[i][:1], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
-        if len(pairs) > MOST_CHANGED:
-            continue
-        return _updated(side, under, old, pairs)
+        pairs = _differ(side, old_tree, tree)
+        if pairs is not None:
+            return _updated(side, under, old, pairs)
     return None
+
+
+def _differ(side: Side, old_tree: str, tree: str) -> list[tuple[str, str]] | None:
+    """(status, path under the folder) of the files that differ between two trees; None when
+    git cannot say or more than :data:`MOST_CHANGED` do."""
+    out = side.repo.try_run(
+        "diff-tree", "-r", "-z", "--no-renames", "--name-status", old_tree, tree
+    )
+    if out is None:
+        return None
+    parts = [p for p in out.split("\0") if p]
+    pairs = [(parts[i][:1], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+    return pairs if len(pairs) <= MOST_CHANGED else None
+
+
+def _from_checkout(
+    side: Side, under: str, tree: str, kept: dict[str, StoreWords]
+) -> tuple[str, StoreWords | None]:
+    """The words of ``tree`` from the checked-out files: ``HEAD``'s tree from the files on
+    disk (those ``git diff`` reports as changed read from ``HEAD``), then ``tree`` from it by
+    the files that differ. ``HEAD``'s tree id, and None when this does not hold: no ``HEAD``,
+    ``tree`` far from it, too many changed files, or files git converts on checkout (their
+    text on disk is not their blob's)."""
+    folder = under.rstrip("/")
+    repo = side.repo
+    found = (repo.try_run("rev-parse", "HEAD", f"HEAD:{folder}") or "").split()
+    if len(found) != 2:
+        return "", None
+    head, head_tree = found
+    pairs = [] if tree == head_tree else _differ(side, head_tree, tree)
+    try:
+        changed = repo.changed("HEAD", None, folder, untracked=False)
+    except MemError:
+        return "", None
+    files = _item_files(repo.folder_names(head, folder))
+    if pairs is None or len(changed) > MOST_CHANGED or repo.converts(files):
+        return "", None
+    out = side.grep(PATTERN, under, after=1, checkout=True)
+    if "\r\n" in out:
+        return "", None  # line endings converted on checkout (or in the blobs: read those)
+    at_head = StoreWords()
+    from_output(at_head, out, files)
+    # the files that differ on disk, as they are at HEAD (one added since: not at HEAD)
+    redo = [("M", path[len(under) :]) for status, path in changed if status != "A"]
+    at_head = _updated(side.at_revision(head, "HEAD"), under, at_head, redo)
+    kept[head_tree] = at_head
+    return head_tree, at_head if tree == head_tree else _updated(side, under, at_head, pairs)
 
 
 def _updated(side: Side, under: str, old: StoreWords, pairs: list[tuple[str, str]]) -> StoreWords:
@@ -193,10 +298,8 @@ def _updated(side: Side, under: str, old: StoreWords, pairs: list[tuple[str, str
         if status != "D":
             read.append(path)
     side.prefetch(read)
-    for path in read:
-        text = side.text(path)
-        if text is not None:
-            from_lines(found, grep_text(path, text), [path])
+    texts = [(path, text) for path in read if (text := side.text(path)) is not None]
+    from_output(found, "".join(grep_text(path, text) for path, text in texts), dict(texts))
     return found
 
 
@@ -205,10 +308,7 @@ def _working_tree(side: Side, under: str) -> StoreWords:
     report as changed or new (read from disk)."""
     head = (side.repo.try_run("rev-parse", "--verify", "-q", "HEAD") or "").strip()
     if not head:
-        found = StoreWords()
-        files = _item_files(side.files(under))
-        from_lines(found, side.grep(PATTERNS, under, after=1), files)
-        return found
+        return _read_whole(side, under)
     at_head = of_side(side.at_revision(head, "HEAD"), under)
     changed = side.repo.changed("HEAD", None, under.rstrip("/"))
     pairs = [(status, path[len(under) :]) for status, path in changed if path.startswith(under)]
@@ -263,12 +363,13 @@ def _in_folder(path: str, under: str) -> bool:
     return path.startswith(under) and "/" not in path[len(under) :] and ".." not in path
 
 
-def _write(root: Path, under: str, kept: dict[str, StoreWords], used: str) -> None:
+def _write(root: Path, under: str, kept: dict[str, StoreWords], used: list[str]) -> None:
+    """Keep the trees in ``used`` (in that order) before the others."""
     from memcli import atomic
 
     if not _local_usable(root):
         return
-    order = [used] + [t for t in kept if t != used]
+    order = list(dict.fromkeys([t for t in used if t in kept] + list(kept)))
     trees = {
         tree: {
             "odd": sorted(kept[tree].odd),
@@ -300,14 +401,11 @@ def first_line(value: str) -> tuple[str, bool]:
     are exactly those of the value's first line."""
     if value[:1] != '"':
         return value, plain_line(value) and bool(value.strip())
+    if "\\" not in value:  # the whole value, quoted: the regex below matches all of it
+        return value, len(value) > 1 and value.endswith('"') and "#" not in value and bool(
+            value.strip('" ')
+        )
     found = _FIRST_QUOTED_LINE.match(value)
     first = found.group(0) if found else value
     ends = first != value or (len(value) > 1 and value.endswith('"'))
     return first, ends and "\\" not in first and "#" not in first and bool(first.strip('" '))
-
-
-def words_as_written(value: str) -> set[str]:
-    """The words of a YAML scalar as written, and of it with its escapes read as spaces: a
-    superset of the words of its value however it was quoted."""
-    found = text_words.words(value)
-    return found | text_words.words(_ESCAPE.sub(" ", value)) if "\\" in value else found

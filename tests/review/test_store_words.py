@@ -131,13 +131,27 @@ def test_the_lines_read_from_a_file_are_the_lines_git_grep_prints(repo: Path) ->
     commit(repo, "store")
     under = ".memory/items/"
     with GitRepo(repo) as git_repo:
-        printed = list(git_repo.grep_lines("HEAD", store_words.PATTERNS, under, after=1))
-        for name in ("aaaa000001", "bbbb000002", "cccc000003"):
-            relative = f"{under}{name}.yaml"
-            text = (repo / relative).read_text(encoding="utf-8")
-            assert store_words.grep_text(relative, text) == [
-                (p, line) for p, line in printed if p == relative
-            ]
+        for rev in ("HEAD", None):
+            printed = git_repo.grep_output(rev, store_words.PATTERN, under, after=1)
+            by_file = _lines_by_file(printed, f"{rev}:" if rev else "")
+            assert len(by_file) == 3
+            for name in ("aaaa000001", "bbbb000002", "cccc000003"):
+                relative = f"{under}{name}.yaml"
+                text = (repo / relative).read_text(encoding="utf-8")
+                mine = _lines_by_file(store_words.grep_text(relative, text), "")
+                assert mine == {relative: by_file[relative]}
+
+
+def _lines_by_file(printed: str, prefix: str) -> dict[str, list[str]]:
+    """The numbered lines of each file in ``git grep --heading -n -z`` output."""
+    files: dict[str, list[str]] = {}
+    lines: list[str] = []
+    for line in printed.splitlines():
+        if "\0" in line:
+            lines.append(line)
+        elif line != "--":
+            lines = files.setdefault(line.removeprefix(prefix), [])
+    return files
 
 
 def test_a_linked_local_folder_is_never_written_through(repo: Path, tmp_path: Path) -> None:
