@@ -118,20 +118,25 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
         for path, row in rows.items():
             for word in hits(str(row[which]).split()):
                 files[word].append(path)
+        held: dict[str, set[str]] = {}  # the words of each decision looked at, once
         for shape in (pair[which] for pair in shapes):
             need = math.ceil(SIMILAR * len(shape) - 1e-9)
             keep = len(shape) - need + 1
             for word in sorted(shape, key=lambda w: (len(files.get(w, ())), w))[:keep]:
                 for path in files.get(word, ()):
+                    if path in found:
+                        continue
                     row = rows[path]
-                    words = set(str(row[which]).split()).difference(text.STOPWORDS)
-                    exact = row[2 + which]
-                    if path not in found and _alike(shape, words, exact, need):
+                    words = held.get(path)
+                    if words is None:
+                        words = held[path] = set(str(row[which]).split()) - text.STOPWORDS
+                    if _alike(shape, words, row[2 + which], need):
                         found.add(path)
     return sorted(found)
 
 
 def _alike(shape: set[str], words: set[str], exact: object, need: int) -> bool:
-    if exact:
-        return text.jaccard(shape, words) >= SIMILAR
-    return len(shape & words) >= need
+    shared = len(shape & words)
+    if exact:  # the Jaccard index, the union's size from the two sizes
+        return shared > 0 and shared / (len(shape) + len(words) - shared) >= SIMILAR
+    return shared >= need
