@@ -204,6 +204,8 @@ def _compare(repo: GitRepo, base: Side, head: Side) -> MemoryDiff:
         if not path.startswith(f"{MEMORY}/local/")
     ]
     items = [(status, path) for status, path in changed if _is_item(path)]
+    if items:  # read now (the expiries need them): a fresh clone's files then come from disk
+        store_words.of_side(new_side, ITEMS)
     old_side.prefetch([path for status, path in items if status != "A"])
     new_side.prefetch([path for status, path in items if status != "D"])
     new_decisions: set[str] = set()

@@ -31,21 +31,25 @@ class SideReader:
         self.words: store_words.StoreWords | None = (
             None  # what store_words read of every item, once
         )
+        self.on_disk: set[str] = set()  # files whose checked-out text is this side's
 
     def prefetch(self, paths: list[str]) -> None:
-        """Read every path not read yet, at once."""
+        """Read every path not read yet, at once: from disk for the working tree and the files
+        in :attr:`on_disk`, else from git."""
         missing = list(dict.fromkeys(p for p in paths if p not in self._texts))
         if not missing:
             return
-        if self.sha is None:
-            for path in missing:
-                try:
-                    self._texts[path] = untrusted.read_text(self.repo.root / path)
-                except untrusted.Unreadable:
-                    self._texts[path] = None
-            return
-        texts = self.repo.blobs([(self.sha, path) for path in missing])
-        self._texts.update(zip(missing, texts, strict=True))
+        if self.sha is not None:
+            stored = [path for path in missing if path not in self.on_disk]
+            if stored:
+                texts = self.repo.blobs([(self.sha, path) for path in stored])
+                self._texts.update(zip(stored, texts, strict=True))
+            missing = [path for path in missing if path in self.on_disk]
+        for path in missing:
+            try:
+                self._texts[path] = untrusted.read_text(self.repo.root / path)
+            except untrusted.Unreadable:
+                self._texts[path] = None
 
     def at_revision(self, sha: str, label: str) -> SideReader:
         """Another side of the same repository."""

@@ -38,6 +38,7 @@ class Side(Protocol):
     repo: GitRepo
     sha: str | None
     words: StoreWords | None
+    on_disk: set[str]
 
     def prefetch(self, paths: list[str]) -> None: ...
     def text(self, path: str) -> str | None: ...
@@ -283,7 +284,11 @@ def _from_checkout(
     redo = [("M", path[len(under) :]) for status, path in changed if status != "A"]
     at_head = _updated(side.at_revision(head, "HEAD"), under, at_head, redo)
     kept[head_tree] = at_head
-    return head_tree, at_head if tree == head_tree else _updated(side, under, at_head, pairs)
+    if tree != head_tree:
+        return head_tree, _updated(side, under, at_head, pairs)
+    # a file with its kind and title printed, no CR, not changed: its text on disk is HEAD's
+    side.on_disk = set(files) - at_head.odd - {path for _status, path in changed}
+    return head_tree, at_head
 
 
 def _updated(side: Side, under: str, old: StoreWords, pairs: list[tuple[str, str]]) -> StoreWords:
