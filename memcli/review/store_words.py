@@ -8,10 +8,10 @@ output) and kept in ``.memory/local/diff-words.json`` under the object id of the
 tree: a git tree id names its content exactly, so a kept entry is never stale. Another
 revision's tree is reached from a kept one by ``git diff-tree`` (only the files that differ are
 read), and the working tree from its ``HEAD`` by the files ``git diff`` reports. With nothing
-kept (a fresh clone), ``HEAD``'s tree is read from the checked-out files (git reads them in
-parallel, nothing to inflate), the few that ``git diff`` reports as changed read again from
-``HEAD``, and a revision near ``HEAD`` reached from it; a checkout that git converts (a filter,
-``ident``, an encoding, line endings) is read from the revision instead. The file is derived
+kept (a fresh clone), ``HEAD``'s tree is read from the checked-out files (no blob for git to
+inflate), the few that ``git diff`` reports as changed read again from ``HEAD``, and a
+revision near ``HEAD`` reached from it; a checkout that git converts (a filter, ``ident``, an
+encoding, line endings) is read from the revision instead. The file is derived
 and never committed, and trusted only as this user's owner-only file: anything else in its
 place, or in it that does not look exactly as written, is ignored and rebuilt.
 """
