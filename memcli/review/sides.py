@@ -10,6 +10,7 @@ candidate decisions are found with ``git grep`` (C speed, no YAML) before anythi
 from __future__ import annotations
 
 import math
+import operator
 from collections import defaultdict
 from typing import Any
 
@@ -117,10 +118,11 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     rows = kept.decisions
     for which in (0, 1):
         wanted = {word for shape in shapes for word in shape[which]}
+        words_of = operator.itemgetter(which)  # the row's title words, or title and first line
         files: dict[str, list[str]] = defaultdict(list)  # the decisions with each wanted word
         hits = wanted.intersection  # most decisions share none: one C call each
         for path, row in rows.items():
-            for word in hits(str(row[which]).split()):
+            for word in hits(words_of(row).split()):
                 files[word].append(path)
         held: dict[str, set[str]] = {}  # the words of each decision looked at, once
         for shape in (pair[which] for pair in shapes):
@@ -133,7 +135,7 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
                     row = rows[path]
                     words = held.get(path)
                     if words is None:
-                        words = held[path] = set(str(row[which]).split()) - text.STOPWORDS
+                        words = held[path] = set(words_of(row).split()) - text.STOPWORDS
                     if _alike(shape, words, row[2 + which], need):
                         found.add(path)
     return sorted(found)
