@@ -141,11 +141,13 @@ class GitRepo:
             )  # fmt: skip
         except OSError:
             return True
+        if done.returncode != 0:
+            return True
+        if not any(f"\0{name}\0".encode() in done.stdout for name in CONVERTING):
+            return False  # the usual case: no such attribute (one C search each)
         parts = done.stdout.decode("utf-8", "replace").split("\0")
         found = set(zip(parts[1::3], parts[2::3], strict=False))  # (attribute, value)
-        return done.returncode != 0 or any(
-            name in CONVERTING and value != "unset" for name, value in found
-        )
+        return any(name in CONVERTING and value != "unset" for name, value in found)
 
     def untracked(self, under: str = MEMORY) -> list[str]:
         out = self.run("ls-files", "-z", "--others", "--exclude-standard", "--", under)

@@ -10,7 +10,6 @@ candidate decisions are found with ``git grep`` (C speed, no YAML) before anythi
 from __future__ import annotations
 
 import math
-import operator
 from collections import defaultdict
 from typing import Any
 
@@ -118,7 +117,7 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     rows = kept.decisions
     for which in (0, 1):
         wanted = {word for shape in shapes for word in shape[which]}
-        words_of = operator.itemgetter(which)  # the row's title words, or title and first line
+        words_of = _title_words if which == 0 else _shape_words
         files: dict[str, list[str]] = defaultdict(list)  # the decisions with each wanted word
         hits = wanted.intersection  # most decisions share none: one C call each
         for path, row in rows.items():
@@ -139,6 +138,15 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
                     if _alike(shape, words, row[2 + which], need):
                         found.add(path)
     return sorted(found)
+
+
+def _title_words(row: tuple[str, str, bool, bool]) -> str:
+    return row[0]
+
+
+def _shape_words(row: tuple[str, str, bool, bool]) -> str:
+    """The words of the title and the body's first line."""
+    return f"{row[0]} {row[1]}"
 
 
 def _alike(shape: set[str], words: set[str], exact: object, need: int) -> bool:

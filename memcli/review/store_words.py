@@ -63,8 +63,9 @@ class StoreWords:
 
     # files whose kind or title is not on a line of its own: always a candidate
     odd: set[str] = field(default_factory=set)
-    # decisions: path -> (title words, title and first-line words, each as :func:`tokens_of`
-    # gives them; whether each is exact, else a superset of the value's words)
+    # decisions: path -> (title words, first-line words, each as :func:`tokens_of` gives them;
+    # whether the title's and whether the title's and first line's are exact, else a superset
+    # of the value's words)
     decisions: dict[str, tuple[str, str, bool, bool]] = field(default_factory=dict)
     expires: dict[str, list[str]] = field(default_factory=dict)  # path -> expires lines
 
@@ -145,8 +146,7 @@ def from_output(found: StoreWords, out: str, paths: Iterable[str], prefix: str =
     for (path, _title, _line, title_exact, exact), title_tokens, line_tokens in zip(
         rows, title_words, line_words, strict=True
     ):
-        shape = f"{title_tokens} {line_tokens}" if line_tokens else title_tokens
-        found.decisions[path] = (title_tokens, shape, title_exact, exact)
+        found.decisions[path] = (title_tokens, line_tokens, title_exact, exact)
 
 
 def tokens_of(values: list[str]) -> list[str]:
@@ -321,7 +321,7 @@ def _working_tree(side: Side, under: str) -> StoreWords:
 
 
 # the kept file: {"version": 1, "under": FOLDER, "trees": {TREE: {"odd": [PATH],
-# "decisions": {PATH: [title words, shape words, exact, exact]}, "expires": {PATH: [LINE]}}}},
+# "decisions": {PATH: [title words, first-line words, exact, exact]}, "expires": {PATH: [LINE]}}}},
 # the tree used last first
 
 
@@ -346,10 +346,10 @@ def _decoded(data: dict[str, Any], under: str) -> StoreWords:
     if not all(isinstance(p, str) and _in_folder(p, under) for p in paths):
         raise ValueError("a path outside the items folder")
     rows: dict[str, tuple[str, str, bool, bool]] = {}
-    for path, (title, shape, title_exact, shape_exact) in decisions.items():
-        if not (type(title) is type(shape) is str and type(title_exact) is bool):
+    for path, (title, line, title_exact, shape_exact) in decisions.items():
+        if not (type(title) is type(line) is str and type(title_exact) is bool):
             raise ValueError("a decision row")
-        rows[path] = (title, shape, title_exact, shape_exact is True)
+        rows[path] = (title, line, title_exact, shape_exact is True)
     if not all(isinstance(line, str) for lines in expires.values() for line in lines):
         raise ValueError("an expires line")
     return StoreWords(set(odd), rows, {p: list(lines) for p, lines in expires.items()})
