@@ -149,6 +149,14 @@ class GitRepo:
         found = set(zip(parts[1::3], parts[2::3], strict=False))  # (attribute, value)
         return any(name in CONVERTING and value != "unset" for name, value in found)
 
+    def index_only(self, under: str = MEMORY) -> set[str] | None:
+        """Tracked files under ``under`` that git does not read from disk: skip-worktree
+        (sparse checkout) or assume-unchanged; None when git cannot say."""
+        out = self.try_run("ls-files", "-v", "-z", "--", under)
+        if out is None:
+            return None
+        return {entry[2:] for entry in out.split("\0") if entry and entry[:2] != "H "}
+
     def untracked(self, under: str = MEMORY) -> list[str]:
         out = self.run("ls-files", "-z", "--others", "--exclude-standard", "--", under)
         return [p for p in out.split("\0") if p]

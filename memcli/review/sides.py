@@ -16,7 +16,7 @@ from typing import Any
 from memcli import untrusted
 from memcli.compact import text
 from memcli.model import Item
-from memcli.review import fields, similar, store_words
+from memcli.review import fields, item_lines, similar, store_words
 from memcli.review.contradiction import SIMILAR
 from memcli.review.gitrepo import GitRepo
 
@@ -28,9 +28,7 @@ class SideReader:
         self.repo, self.sha, self.label = repo, sha, label
         self._texts: dict[str, str | None] = {}
         self._data: dict[str, tuple[dict[str, Any] | None, str | None]] = {}
-        self.words: store_words.StoreWords | None = (
-            None  # what store_words read of every item, once
-        )
+        self.words: item_lines.StoreWords | None = None  # what store_words read of every item, once
         self.on_disk: set[str] = set()  # files whose checked-out text is this side's
 
     def prefetch(self, paths: list[str]) -> None:

@@ -12,7 +12,7 @@ import pytest
 from review_helpers import commit, item_path, save
 
 from memcli.review import diff as review_diff
-from memcli.review import store_words
+from memcli.review import item_lines, store_words
 from memcli.review.gitrepo import GitRepo
 from memcli.review.sides import SideReader
 
@@ -132,13 +132,13 @@ def test_the_lines_read_from_a_file_are_the_lines_git_grep_prints(repo: Path) ->
     under = ".memory/items/"
     with GitRepo(repo) as git_repo:
         for rev in ("HEAD", None):
-            printed = git_repo.grep_output(rev, store_words.PATTERN, under, after=1)
+            printed = git_repo.grep_output(rev, item_lines.PATTERN, under, after=1)
             by_file = _lines_by_file(printed, f"{rev}:" if rev else "")
             assert len(by_file) == 3
             for name in ("aaaa000001", "bbbb000002", "cccc000003"):
                 relative = f"{under}{name}.yaml"
                 text = (repo / relative).read_text(encoding="utf-8")
-                mine = _lines_by_file(store_words.grep_text(relative, text), "")
+                mine = _lines_by_file(item_lines.grep_text(relative, text), "")
                 assert mine == {relative: by_file[relative]}
 
 
