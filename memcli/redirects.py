@@ -66,6 +66,15 @@ def challenge(sentence: str) -> bool:
     if lowered.startswith(_CHALLENGE_OPENERS) and _has(_CHALLENGE, text):
         # "Why does the build fail?" asks for a diagnosis, not about a choice.
         return not any(word in lowered for word in _DIAGNOSIS)
+    return name_against_name(text)
+
+
+def name_against_name(sentence: str) -> bool:
+    """A short question setting one name against another ("`AppMessage` not `Message`?")."""
+    text = sentence.strip()
+    lowered = text.lower()
+    if not text.endswith("?"):
+        return False
     if any(word in lowered for word in (" not ", " instead of ", " rather than ", " over ", " vs")):
         return _has(_NAME_AGAINST_NAME, text)
     return False
@@ -180,3 +189,27 @@ def concrete(sentence: str) -> bool:
         ):
             return True
     return False
+
+
+def names(sentence: str) -> list[str]:
+    """The concrete names a sentence gives, in order: code spans, paths and file names,
+    flags, CamelCase and snake_case names (each at least three characters)."""
+    found: list[str] = []
+    parts = sentence.split("`")
+    for span in parts[1::2]:
+        if len(span.strip()) >= 3:
+            found.append(span.strip())
+    for word in " ".join(parts[0::2]).split():
+        word = word.strip("\"'.,;:!?()[]")
+        if len(word) < 3:
+            continue
+        if (
+            "/" in word[1:]
+            or ("." in word[1:-1] and any(c.isalpha() for c in word))
+            or word[:2] == "--"
+            or "_" in word[1:-1]
+            or (word[0].islower() and any(c.isupper() for c in word[1:]))
+            or (word[0].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper())
+        ):
+            found.append(word)
+    return found

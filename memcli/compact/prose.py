@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memcli import signals
+from memcli import redirects, signals
 from memcli.compact import text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.observations import Obs
@@ -142,6 +142,62 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
                 )
             )
     return drafts
+
+
+def redirected(
+    prompts: list[Obs], obs: list[Obs], session: str, known: text.InstructionFiles
+) -> list[Draft]:
+    """The user's norms without a correction's words that the assistant acted on: a terse
+    fragment typed after a turn ("keep the old code in `main-new.ts`") or a name set against
+    another ("`AppMessage` not `Message`?") that names something concrete, followed in its
+    turn by an edit or a passing command that touches that name. Questions asking *why* are
+    left to the checkpoint (the model knows what the answer changed)."""
+    drafts = []
+    for number, prompt in enumerate(prompts):
+        if prompt.carried or text.looks_like_instructions(prompt.excerpt):
+            continue
+        if prompt.excerpt.lstrip().startswith(("<", "/")):
+            continue  # a notification, an IDE's note or a slash command: not typed
+        end = prompts[number + 1].index if number + 1 < len(prompts) else obs[-1].index + 1
+        turn = [o for o in obs if prompt.index < o.index < end and (o.is_edit or o.passed)]
+        for sentence in text.sentences(prompt.excerpt):
+            norm = (number > 0 and redirects.fragment(sentence)) or redirects.name_against_name(
+                sentence
+            )
+            if not norm or known.contains(sentence) or _said_as_norm(sentence):
+                continue
+            named = [n.lower() for n in redirects.names(sentence)]
+            if not named or not any(_touches(o, named) for o in turn):
+                continue
+            said = sentence.rstrip("?").strip()
+            title = text.title_of(said[0].upper() + said[1:])
+            drafts.append(
+                Draft(
+                    rule="convention",
+                    key=text.normalized(sentence),
+                    kind="convention",
+                    title=title,
+                    body=title + ".",
+                    ts=prompt.ts,
+                    session=session,
+                    tags=text.tags_from([sentence]),
+                    importance=importance("convention", False),
+                    evidence=[evidence(sentence, prompt.raw, session)],
+                    restatement=True,
+                )
+            )
+    return drafts
+
+
+def _said_as_norm(sentence: str) -> bool:
+    """A correction or a norm in so many words: :func:`conventions` keeps it already."""
+    return "?" not in sentence and (signals.convention(sentence) or signals.correction(sentence))
+
+
+def _touches(o: Obs, named: list[str]) -> bool:
+    """Whether an edit or a command names one of ``named`` (its files, input or output)."""
+    where = " ".join([*o.files, o.input, o.excerpt]).lower()
+    return any(name in where for name in named)
 
 
 def decisions(
