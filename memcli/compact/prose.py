@@ -10,7 +10,9 @@
   guess ("this might be because ...") is not yet a finding.
 - A *stated root cause* is a closing-message sentence that names a cause in so many words
   ("the root cause was", "was caused by") about something concrete (a file, a value, code):
-  an assumed pitfall, for failures no command showed (a wrong result with exit 0).
+  an assumed pitfall, for failures no command showed (a wrong result with exit 0). So is a
+  closing-message sentence saying what the replaced code did ("the old pairing had corrupted
+  metadata that caused ...", "the old `cache` ignored theme changes").
 - An *environment fact* is a closing-message sentence stating where or how something runs
   ("listens on 5432", "requires Node 18") with a concrete value.
 
@@ -229,7 +231,7 @@ def decisions(
             if _HYPOTHETICAL.search(sentence) or _HEDGE.match(sentence):
                 continue  # advice for a case that may not be this one, or a guess
             # "Updated `x()` to use y instead of z" reports what was done, not why.
-            kind = _cause_of(sentence) or (
+            kind = _cause_of(sentence, mid_turn) or (
                 None if _OUTCOME.search(sentence) or change_report(sentence) else _kind_of(sentence)
             )
             if kind is None:
@@ -277,16 +279,22 @@ def restates_command(sentence: str, commands_run: set[str]) -> bool:
     return _word_count(_CODE_SPAN.sub(" ", sentence)) < _RESTATED_WORDS
 
 
-def _cause_of(sentence: str) -> str | None:
+def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
     """A root cause stated in so many words, about something concrete: an assumed pitfall
-    (a wrong result with exit 0 has no failing command, only this sentence)."""
+    (a wrong result with exit 0 has no failing command, only this sentence). In a closing
+    message, what the replaced code did counts too ("the old cache ignored theme changes",
+    "..., which meant X"): said while working it may be a guess the session later drops."""
     concrete = (
         _CONCRETE.search(sentence)
         or "`" in sentence
         or _FILE.search(sentence)
         or _NAMED.search(sentence)
     )
-    if 6 <= _word_count(sentence) <= 60 and concrete and signals.root_cause(sentence, True):
+    if not 6 <= _word_count(sentence) <= 60 or not concrete:
+        return None
+    if signals.root_cause(sentence, True):
+        return "pitfall"
+    if not mid_turn and redirects.explained(sentence) == "cause":
         return "pitfall"
     return None
 
