@@ -10,8 +10,9 @@ compactor's rules.
   in the session?", "why not reuse the parser?"), not one asking for information ("what are
   guest passes?", "how do we enable sudo?", "can you test it?").
 - :func:`fragment`: a terse norm typed after a turn ("only e2e tests", "keep the old code
-  around", "no console logs", "needs to be fully clean"), not an acknowledgement ("yes",
-  "continue", "do it", "commit!") or a plain task ("push to github").
+  around", "no console logs", "needs to be fully clean", "use rgb values", "that's not the
+  system prompt, see main.ts"), not an acknowledgement ("yes", "continue", "do it",
+  "commit!") or a plain task ("push to github").
 - :func:`explained`: a sentence that explains a change by what the old code did or what
   happens without it ("the old cache ignored theme changes", "it used to re-render on every
   key", "without the lock, two writers interleave"), with the kind of lesson it is.
@@ -31,8 +32,8 @@ def _has(pattern: str, text: str) -> bool:
 
 _CHALLENGE_OPENERS = ("why", "isn't", "isnt", "aren't", "wasn't", "doesn't", "doesnt", "don't",
                       "dont", "didn't", "shouldn't", "shouldnt", "wouldn't", "couldn't",
-                      "can't", "cant", "won't", "what about", "how about", "but ", "so ",
-                      "and ", "hmm", "wait", "also")  # fmt: skip
+                      "can't", "cant", "won't", "what about", "how about", "how come",
+                      "are you sure", "but ", "so ", "and ", "hmm", "wait", "also")  # fmt: skip
 _CHALLENGE = (
     r"^(?:(?:but|so|and|hmm+|wait|also)[,.!]?\s+)?(?:"
     # "why does X clear Y?", "why do you go 100 lines at a time", "why not X?"
@@ -40,9 +41,9 @@ _CHALLENGE = (
     r"|isn'?t|aren'?t|won'?t|wouldn'?t|shouldn'?t|the|this|that|it|we|you)\b"
     # "isn't that in the session already?", "shouldn't we use X?", "doesn't this break Y?"
     r"|(?:isn'?t|aren'?t|wasn'?t|doesn'?t|don'?t|didn'?t|shouldn'?t|wouldn'?t|couldn'?t|can'?t"
-    r"|won'?t) (?:that|this|it|there|we|you|they|the|these|those|[\w`.]+ (?:already|just))\b"
-    # "what about X instead?", "how about reusing X?"
-    r"|(?:what|how) about\b"
+    r"|won'?t) \S"
+    # "what about X instead?", "how about reusing X?", "how come X?", "are you sure X?"
+    r"|(?:what|how) about\b|how come\b|are you sure\b"
     r")"
 )
 # Words of a question that asks why something fails rather than why it was done so.
@@ -84,18 +85,22 @@ def name_against_name(sentence: str) -> bool:
 
 _FRAGMENT_OPENERS = ("only ", "no ", "not ", "keep ", "without ", "avoid ", "need ", "needs ",
                      "must ", "should ", "make sure", "ensure ", "leave ", "never ", "always ",
-                     "prefer ", "rather ", "stick ", "nothing ", "don't need",
-                     "no need")  # fmt: skip
+                     "prefer ", "rather ", "stick ", "nothing ", "don't need", "no need",
+                     "use ", "that's not ", "thats not ", "that is not ", "it's not ",
+                     "its not ", "this isn't ", "this is not ")  # fmt: skip
 _FRAGMENT = (
     r"^(?:only|no|not|keep|without|avoid|needs?(?: to)?|must|should|make sure|ensure|leave"
-    r"|never|always|prefer|rather|stick (?:to|with)|nothing|(?:we )?don'?t need|no need)\b"
+    r"|never|always|prefer|rather|stick (?:to|with)|nothing|(?:we )?don'?t need|no need|use"
+    # "that's not the system prompt, see main.ts": the assistant looked at the wrong thing
+    r"|(?:that'?s|that is|it'?s|this is|this isn'?t) not (?:the|a|an|what|where|how|it|in)"
+    r"|this isn'?t (?:the|a|an|what|where|how|it|in))\b"
 )
 # Openers that are an acknowledgement or small talk, not a norm.
 _NOT_A_NORM = (
     r"^(?:no (?:thanks|thank|worries|problem|prob|idea|clue|luck|way|rush|need to (?:apologi|"
     r"worry|hurry)|more questions|changes?(?: needed)?$)|not (?:yet|sure|now|really|bad|quite"
     r"|exactly|at all)|keep (?:going|it up|at it|on|up)|only (?:if you|when you)|never ?mind"
-    r"|ok\b|okay\b)"
+    r"|use (?:it|this|that|them|those|these|your|the same)\b|ok\b|okay\b)"
 )
 
 

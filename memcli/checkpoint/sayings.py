@@ -30,7 +30,7 @@ def sentences(text: str) -> list[str]:
             continue
         if in_code:
             continue
-        line = raw.strip().lstrip("-*#>0123456789. ").strip().strip("*").strip()
+        line = raw.strip().lstrip("-*#>0123456789. ⏺•●◦▪⎿").strip().strip("*").strip()
         for part in line.replace("? ", "?\n").replace("! ", "!\n").replace(". ", ".\n").split("\n"):
             part = part.strip()
             if len(part) >= 3:

@@ -168,6 +168,8 @@ def redirected(
             )
             if not norm or known.contains(sentence) or _said_as_norm(sentence):
                 continue
+            if sentence.lower().startswith(("that", "it", "this")):
+                continue  # "that's not the system prompt": points the way, states no norm
             named = [n.lower() for n in redirects.names(sentence)]
             if not named or not any(_touches(o, named) for o in turn):
                 continue

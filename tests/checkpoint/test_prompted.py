@@ -40,6 +40,8 @@ def said(*prompts: str) -> list[tuple[str, str, str]]:
         "why not reuse the existing parser?",
         "what about a `Map` instead?",
         "pnpm, not npm?",
+        "are you sure that's the right file?",
+        "don't we have a helper for that?",
     ],
 )
 def test_a_question_that_challenges_a_choice(question: str) -> None:
@@ -65,7 +67,7 @@ def test_a_question_for_information_is_no_candidate(question: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["only e2e tests", "keep the old code around", "no console logs", "need to be fully clean",
-     "without mocks"],
+     "without mocks", "use rgb values", "that's not the system prompt, see main.ts"],
 )  # fmt: skip
 def test_a_terse_norm_after_a_turn(text: str) -> None:
     found = said("port the footer to the theme system", text)
@@ -77,7 +79,8 @@ def test_a_terse_norm_after_a_turn(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["yes", "continue", "do it", "commit!", "push to github", "verify", "you run it", "ok",
-     "no thanks", "not yet", "keep going", "swapped", "6", "thanks!", "go ahead"],
+     "no thanks", "not yet", "keep going", "swapped", "6", "thanks!", "go ahead",
+     "use it to test the parser", "it's not working"],
 )  # fmt: skip
 def test_acknowledgements_and_plain_tasks_are_no_norm(text: str) -> None:
     assert said("fix the login page", text) == []
