@@ -122,7 +122,7 @@ def fragment(sentence: str) -> bool:
 _EXPLAINED_HINTS = ("old ", "previous", "original ", "former ", "earlier ", "existing ",
                     "used to ", "so now", "now that", "without ", "otherwise", "which caused",
                     "which meant", "which made", "which broke", "which led", "that caused",
-                    "that meant", "that broke")  # fmt: skip
+                    "that meant", "that broke", "because")  # fmt: skip
 # The old code and what it did (a cause): "the old cache ignored theme changes", "previously
 # every render re-measured", "it used to re-read the file", "..., which meant X was stale".
 _REPLACED = (
@@ -146,10 +146,20 @@ _WHY_NEEDED = (
     r"|\bnow that\b.{3,120}?,"
 )
 
+# What behaved how, and why, said by what it did: "the footer flickered because ...", "the
+# list was re-rendering because ...", not by the one who did it ("I added X because ...").
+_BEHAVED_BECAUSE = (
+    r"^(?!(?:i|we|you|let'?s|so|and|then|now)\b)[\w`'\".()/:-]+(?: [\w`'\".()/:-]+){0,6}? "
+    r"(?:(?:was|were|kept|is|are) )?(?:[\w-]+ed|[\w-]+ing|broke|froze|hung|ran|showed|shown|went"
+    r"|came|stuck|empty|blank|missing|wrong|stale|slow)\b[^.;]{0,80}?\bbecause\b"
+)
+
 
 def explained(sentence: str) -> str:
-    """``"cause"`` when a sentence says what the replaced code did, ``"decision"`` when it
-    says why the change is needed, else ``""``."""
+    """How a sentence explains a change: ``"replaced"`` when it says what the replaced code
+    did, ``"needed"`` when it says why the change is needed, ``"because"`` when it says why
+    something behaved as it did without a root cause's words ("the footer flickered because
+    each render re-measured the width"), else ``""``."""
     lowered = sentence.lower()
     for hint in _EXPLAINED_HINTS:  # the cheap test first: most sentences hold none
         if hint in lowered:
@@ -157,9 +167,11 @@ def explained(sentence: str) -> str:
     else:
         return ""
     if _has(_REPLACED, sentence):
-        return "cause"
+        return "replaced"
     if _has(_WHY_NEEDED, sentence):
-        return "decision"
+        return "needed"
+    if "because" in lowered and _has(_BEHAVED_BECAUSE, sentence):
+        return "because"
     return ""
 
 

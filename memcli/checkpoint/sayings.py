@@ -102,7 +102,8 @@ def kind_said(sentence: str, mid_turn: bool) -> str:
         return "cause"
     if environment_fact(sentence) or _quoted_environment(sentence):
         return "env"
-    return redirects.explained(sentence)
+    how = redirects.explained(sentence)
+    return "decision" if how == "needed" else "cause" if how else ""
 
 
 # What the assistant learned, in the shape of a finding: a lead that reports one ("I see",

@@ -296,7 +296,7 @@ def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
         return None
     if signals.root_cause(sentence, True):
         return "pitfall"
-    if not mid_turn and redirects.explained(sentence) == "cause":
+    if not mid_turn and redirects.explained(sentence) == "replaced":
         return "pitfall"
     return None
 

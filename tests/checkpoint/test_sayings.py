@@ -168,6 +168,7 @@ def test_a_note_is_masked_sentence_by_sentence_and_only_what_is_kept() -> None:
         ("Previously, every keystroke triggered a full re-render of the editor.", "cause"),
         ("Without the lock, two writers interleave their lines in the buffer.", "decision"),
         ("The list was slow to render, so now it renders only the visible rows.", "decision"),
+        ("The footer flickered because each render re-measured the width.", "cause"),
     ],
 )  # fmt: skip
 def test_a_change_explained_by_what_it_replaced(text: str, kind: str) -> None:
