@@ -39,10 +39,11 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
     if any(marker in lowered for marker in _INSTRUCTIONS):
         return
     after_turn = _count_prompt(state) > 0
-    if text.count("\n") > PASTED_LINES or len(text) > PASTED_CHARS:
+    long_text = text.count("\n") > PASTED_LINES
+    reported.prompt(record, state, read=not long_text)  # a failure pasted with a few lines
+    if long_text or len(text) > PASTED_CHARS:
         _pasted(text, state, record)
         return
-    reported.prompt(record, state)
     seen = state.setdefault("_seen", set())
     assert isinstance(seen, set)
     tagged = text.lstrip().startswith("<")  # a notification or an IDE's note, not typed

@@ -139,3 +139,12 @@ def test_weaker_forms_rank_below_a_correction_in_so_many_words() -> None:
     config: dict[str, object] = {"max_per_turn": 1, "max_per_session": 12}
     (chosen,) = run._choose(state, config)
     assert "pnpm" in str(chosen["lines"][0])
+
+
+def test_a_long_pasted_failure_is_still_read_as_one() -> None:
+    error = "Uncaught TypeError: cart.items.map is not a function " + "x" * 3_000
+    frames = ["    at render (cart.js:1)"] * 3
+    trace = "\n".join(["The cart page is blank, console says:", *frames, error])
+    state: dict[str, object] = {"session": "s"}
+    candidates.scan([prompt(trace)], state)
+    assert state.get("pasted")
