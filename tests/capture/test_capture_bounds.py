@@ -88,8 +88,9 @@ def test_a_long_prompt_keeps_more_of_its_head_than_a_tools_output(repo: Path) ->
     capture(repo, {"session_id": "s1", "hook_event_name": "UserPromptSubmit",
                    "prompt": "Here is the log of the earlier session:\n" + log})  # fmt: skip
     response = {"stdout": log, "stderr": "", "interrupted": False}
-    capture(repo, {"session_id": "s1", "hook_event_name": "PostToolUse", "tool_name": "Bash",
-                   "tool_input": {"command": "cat log.txt"}, "tool_response": response})  # fmt: skip
+    tool = {"tool_name": "Bash", "tool_input": {"command": "cat log.txt"}}
+    capture(repo, {"session_id": "s1", "hook_event_name": "PostToolUse", **tool,
+                   "tool_response": response})  # fmt: skip
     said, printed = (str(o["excerpt"]) for o in observations(repo))
     assert "step 060:" in said and "step 060:" not in printed
     assert "step 199:" in said and "step 199:" in printed  # the tail, both
