@@ -104,14 +104,24 @@ _NOT_A_NORM = (
 )
 
 
+_LEADS = ("ok,", "okay,", "ok ", "okay ", "yes,", "yeah,", "yep,", "sure,", "right,", "also,",
+          "also ", "and ", "but ", "hmm,", "great,", "thanks,", "nice,", "good,", "cool,",
+          "perfect,")  # fmt: skip
+
+
 def fragment(sentence: str) -> bool:
     """A terse norm typed after a turn (see the module's doc): short, no question, opening
     with a word that restricts or keeps ("only", "no", "keep", "without", "must", ...)."""
     text = sentence.strip().rstrip(".!")
+    lowered = text.lower()
+    for lead in _LEADS:  # "ok, only e2e tests", "also keep the old code around"
+        if lowered.startswith(lead):
+            text = text[len(lead) :].lstrip(" ,")
+            lowered = text.lower()
+            break
     words = len(text.split())
     if "?" in text or not 2 <= words <= 14:
         return False
-    lowered = text.lower()
     if not lowered.startswith(_FRAGMENT_OPENERS):
         return False
     return _has(_FRAGMENT, text) and not _has(_NOT_A_NORM, text)

@@ -67,7 +67,8 @@ def test_a_question_for_information_is_no_candidate(question: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["only e2e tests", "keep the old code around", "no console logs", "need to be fully clean",
-     "without mocks", "use rgb values", "that's not the system prompt, see main.ts"],
+     "without mocks", "use rgb values", "that's not the system prompt, see main.ts",
+     "ok, only e2e tests", "also keep the old code around"],
 )  # fmt: skip
 def test_a_terse_norm_after_a_turn(text: str) -> None:
     found = said("port the footer to the theme system", text)
@@ -80,7 +81,7 @@ def test_a_terse_norm_after_a_turn(text: str) -> None:
     "text",
     ["yes", "continue", "do it", "commit!", "push to github", "verify", "you run it", "ok",
      "no thanks", "not yet", "keep going", "swapped", "6", "thanks!", "go ahead",
-     "use it to test the parser", "it's not working"],
+     "use it to test the parser", "it's not working", "ok, continue", "also push it"],
 )  # fmt: skip
 def test_acknowledgements_and_plain_tasks_are_no_norm(text: str) -> None:
     assert said("fix the login page", text) == []
