@@ -46,7 +46,8 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
         return
     seen = state.setdefault("_seen", set())
     assert isinstance(seen, set)
-    tagged = text.lstrip().startswith("<")  # a notification or an IDE's note, not typed
+    text = _without_ide_notes(text)
+    tagged = text.startswith("<")  # a notification, not typed
     for sentence in sayings.sentences(text)[:MAX_SENTENCES]:
         if sentence in seen:
             continue
@@ -66,6 +67,19 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
             add(state, "convention", sentence.lower(), said, record)
         elif after_turn and not tagged and redirects.fragment(sentence):
             add(state, "convention", sentence.lower(), said, record, form="fragment")
+
+
+def _without_ide_notes(text: str) -> str:
+    """The prompt after the notes an IDE puts before it ("<ide_opened_file>The user opened
+    ...</ide_opened_file> only e2e tests" is "only e2e tests")."""
+    text = text.lstrip()
+    while text.startswith("<ide_"):
+        name = text[1 : text.find(">")] if ">" in text else ""
+        end = text.find(f"</{name}>")
+        if not name or end < 0:
+            return text
+        text = text[end + len(name) + 3 :].lstrip()
+    return text
 
 
 def _count_prompt(state: dict[str, object]) -> int:

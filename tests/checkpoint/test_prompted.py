@@ -87,9 +87,15 @@ def test_acknowledgements_and_plain_tasks_are_no_norm(text: str) -> None:
     assert said("fix the login page", text) == []
 
 
-def test_a_notification_or_an_ides_note_is_not_typed() -> None:
-    note = "<ide_opened_file>The user opened main.ts.</ide_opened_file> only e2e tests"
+def test_a_notification_is_not_typed_and_an_ides_note_is_not_the_prompt() -> None:
+    notification = "<task-notification>only e2e tests</task-notification>"
+    assert said("start", notification) == []
+    note = "<ide_opened_file>The user opened main.ts, only e2e tests.</ide_opened_file> yes"
     assert said("start", note) == []
+    note = "<ide_opened_file>The user opened main.ts.</ide_opened_file> only e2e tests"
+    assert [line for _kind, _form, line in said("start", note)] == [
+        'the user said: "only e2e tests"'
+    ]
 
 
 PASTED = "\n".join(
