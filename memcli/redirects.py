@@ -199,44 +199,32 @@ def concrete(sentence: str) -> bool:
         return True
     for word in sentence.split():
         word = word.strip("\"'.,;:!?()[]")
-        if len(word) < 2:
-            continue
-        if "/" in word[1:] or ("." in word[1:-1] and any(c.isalpha() for c in word)):
-            return True
-        if word[0] == "-" and (word[1].isalpha() or word[1] == "-"):
-            return True  # a flag
+        if len(word) >= 2 and (_named(word) or (word[0] == "-" and word[1].isalpha())):
+            return True  # a name, or a short flag ("-p")
         if any(c.isdigit() for c in word) and "." in word:
-            return True
-        if "_" in word[1:-1] or (word[0].islower() and any(c.isupper() for c in word[1:])):
-            return True
-        if (
-            word[0].isupper()
-            and any(c.isupper() for c in word[1:])
-            and any(c.islower() for c in word)
-        ):
-            return True
+            return True  # a version
     return False
 
 
 def names(sentence: str) -> list[str]:
     """The concrete names a sentence gives, in order: code spans, paths and file names,
     flags, CamelCase and snake_case names (each at least three characters)."""
-    found: list[str] = []
     parts = sentence.split("`")
-    for span in parts[1::2]:
-        if len(span.strip()) >= 3:
-            found.append(span.strip())
+    found = [span.strip() for span in parts[1::2] if len(span.strip()) >= 3]
     for word in " ".join(parts[0::2]).split():
         word = word.strip("\"'.,;:!?()[]")
-        if len(word) < 3:
-            continue
-        if (
-            "/" in word[1:]
-            or ("." in word[1:-1] and any(c.isalpha() for c in word))
-            or word[:2] == "--"
-            or "_" in word[1:-1]
-            or (word[0].islower() and any(c.isupper() for c in word[1:]))
-            or (word[0].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper())
-        ):
+        if len(word) >= 3 and _named(word):
             found.append(word)
     return found
+
+
+def _named(word: str) -> bool:
+    """A path or file name, a long flag, a snake_case, camelCase or CamelCase name."""
+    return (
+        "/" in word[1:]
+        or ("." in word[1:-1] and any(c.isalpha() for c in word))
+        or word[:2] == "--"
+        or "_" in word[1:-1]
+        or (word[0].islower() and any(c.isupper() for c in word[1:]))
+        or (word[0].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper())
+    )
