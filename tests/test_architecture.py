@@ -44,15 +44,9 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
-<<<<<<< HEAD
-        "identity, lesson signals (and pasted failures, re-runs, tool outputs)",
+        "identity, lesson signals (pasted failures, re-runs, tool outputs, redirecting prompts)",
         {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
-        | {"outputs"},
-=======
-        "identity, lesson signals (and pasted failures, re-runs, redirecting prompts)",
-        {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
-        | {"redirects"},
->>>>>>> 955ab8a (checkpoint: what was said beyond a correction's words: questions that challenge a choice and terse norms after a turn (memcli/redirects.py, checkpoint/prompted.py), changes explained by what they replaced, the first facts of a long pasted prompt; what was said is asked strongest first whatever its kind)
+        | {"outputs", "redirects"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -85,11 +79,8 @@ FORBIDDEN |= {
     ("signals", "capture"),
     ("pasted", "capture"),
     ("reruns", "capture"),
-<<<<<<< HEAD
     ("outputs", "capture"),
-=======
     ("redirects", "capture"),
->>>>>>> 955ab8a (checkpoint: what was said beyond a correction's words: questions that challenge a choice and terse norms after a turn (memcli/redirects.py, checkpoint/prompted.py), changes explained by what they replaced, the first facts of a long pasted prompt; what was said is asked strongest first whatever its kind)
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).
