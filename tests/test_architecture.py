@@ -44,9 +44,9 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
-        "identity, lesson signals (and pasted failures, re-runs, tool outputs)",
+        "identity, lesson signals (pasted failures, re-runs, tool outputs, redirecting prompts)",
         {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
-        | {"outputs"},
+        | {"outputs", "redirects"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -80,6 +80,7 @@ FORBIDDEN |= {
     ("pasted", "capture"),
     ("reruns", "capture"),
     ("outputs", "capture"),
+    ("redirects", "capture"),
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).

@@ -213,11 +213,14 @@ def _observe(
     body = str(shown.get("text") or "")
     if denied and event.get("kind") in ("read", "edit"):
         body = ""
+    # A prompt is what the user said: a pasted log or document keeps more of its head, where
+    # the checkpoint reads the first facts it states (a tool's output stays short).
+    scale = PROMPT_SCALE if shown.get("kind") == "prompt" else 1
     excerpt = filters.clean(
         body,
-        head_lines=_int(settings, "head_lines"),
+        head_lines=_int(settings, "head_lines") * scale,
         tail_lines=_int(settings, "tail_lines"),
-        max_chars=_int(settings, "max_excerpt_chars"),
+        max_chars=_int(settings, "max_excerpt_chars") * scale,
         frames=_int(settings, "traceback_frames"),
     )
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -365,6 +368,9 @@ def write(
 
 def _default_session() -> str:
     return os.environ.get("MEM_SESSION") or time.strftime("manual-%Y%m%d", time.gmtime())
+
+
+PROMPT_SCALE = 4  # a prompt's excerpt keeps this many times the head lines and characters
 
 
 def _int(settings: dict[str, object], key: str) -> int:

@@ -23,7 +23,7 @@ twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :m
 :mod:`json`, no dataclasses.
 """
 
-from memcli.checkpoint import commands, events, reruns, sayings
+from memcli.checkpoint import commands, events, prompted, reruns, sayings
 from memcli.checkpoint.commands import added_flags, command_key, looking, turn_end
 from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, strings_of, text_of
 from memcli.checkpoint.sayings import message, sentences
@@ -51,7 +51,7 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
             else:
                 events.edited(strings_of(record.get("files")), record, state)
         elif kind == "prompt":
-            sayings.prompt(record, state)
+            prompted.prompt(record, state)
         elif kind == "conclusion":
             message(text_of(record, "excerpt"), state, record)
         elif kind == "note" and "transcript" not in state:  # else read from the transcript

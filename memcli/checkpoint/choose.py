@@ -7,10 +7,12 @@ causes and decisions in the assistant's closing messages and mid-turn notes, env
 facts it stated, sub-agents' reports). Each family has a reserved share of the session cap
 (a third each; the last third goes to whichever asks first) that the other never takes, and
 half of each request (rounded up for what happened); the room a family leaves in a request
-goes to the other. Within a family: by kind, then the strongest evidence first, then in the
-order seen. Prose is plentiful (a long session's notes alone can fill any cap), events are
+goes to the other. Prose is plentiful (a long session's notes alone can fill any cap), events are
 rarer and more often the lesson: a check still failing at the end of the last turn is asked
-about however much was said before it.
+about however much was said before it. Within what happened: by kind, then the strongest
+evidence first; within what was said: the strongest evidence first (see
+:func:`memcli.checkpoint.sayings.strength`: a correction in so many words before a question
+that challenges a choice), then by kind, then in the order seen.
 """
 
 from memcli.checkpoint import sayings
@@ -38,9 +40,13 @@ def choose(
         for c in found.values()
         if isinstance(c, dict) and c.get("id") not in skip and c.get("lines")
     ]
-    fresh.sort(key=lambda c: (PRIORITY.index(str(c.get("kind"))), -sayings.strength(c)))
+    strengths = {str(c.get("id")): sayings.strength(c) for c in fresh}
+    fresh.sort(key=lambda c: (PRIORITY.index(str(c.get("kind"))), -strengths[str(c.get("id"))]))
     events = [c for c in fresh if happened(c)]
-    prose = [c for c in fresh if not happened(c)]
+    # What was said: the strongest evidence first whatever its kind, so the caps keep the best.
+    prose = sorted(
+        (c for c in fresh if not happened(c)), key=lambda c: -strengths[str(c.get("id"))]
+    )
     events_asked = _events_asked(found, asked)
     reserve = per_session // 3
     room = max(0, min(per_turn, per_session - len(asked)))

@@ -13,9 +13,10 @@ if TYPE_CHECKING:
 _KEY = "pasted"  # the report of the current turn, while it lasts
 
 
-def prompt(record: dict[str, object], state: dict[str, object]) -> None:
-    """A new prompt opens a new turn: it holds a report, or the turn has none."""
-    _kind, line = pasted.signature(text_of(record, "excerpt"))
+def prompt(record: dict[str, object], state: dict[str, object], read: bool = True) -> None:
+    """A new prompt opens a new turn: it holds a report, or the turn has none (``read``
+    False: a long pasted context, whose error lines belong to another session)."""
+    _kind, line = pasted.signature(text_of(record, "excerpt")) if read else ("", "")
     state.pop(_KEY, None)
     if line:
         state[_KEY] = {"line": line, "obs": [text_of(record, "id")], "ref": text_of(record, "raw"),

@@ -1,13 +1,14 @@
-"""Candidates from what was said: the user's corrections and conventions (prompts), root
-causes, decisions with reasons and environment facts (the assistant's messages: the turn's
-last one and the notes it wrote in the middle of the turn), and what a sub-agent reported.
+"""Candidates from what the assistant said: root causes, decisions with reasons, changes
+explained by what they replaced, and environment facts (the turn's last message and the notes
+it wrote in the middle of the turn), and what a sub-agent reported. What the user typed is
+read by :mod:`memcli.checkpoint.prompted`.
 
-:func:`strength` ranks candidates of one kind when a turn holds more than a request may name:
-a lesson states its cause or its choice and reason in so many words and names something
-concrete (a file, a command, an error, a version); narration does neither.
+:func:`strength` ranks what was said when a turn holds more than a request may name: a lesson
+states its cause or its choice and reason in so many words and names something concrete (a
+file, a command, an error, a version); narration does neither.
 """
 
-from memcli import signals
+from memcli import redirects, signals
 from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
@@ -29,38 +30,12 @@ def sentences(text: str) -> list[str]:
             continue
         if in_code:
             continue
-        line = raw.strip().lstrip("-*#>0123456789. ").strip().strip("*").strip()
+        line = raw.strip().lstrip("-*#>0123456789. ⏺•●◦▪⎿").strip().strip("*").strip()
         for part in line.replace("? ", "?\n").replace("! ", "!\n").replace(". ", ".\n").split("\n"):
             part = part.strip()
             if len(part) >= 3:
                 out.append(part)
     return out
-
-
-def _instructions(prompt: str) -> bool:
-    lowered = prompt.lower()
-    markers = ("<system-reminder>", "<command-name>", "<command-message>", "claude.md", "agents.md")
-    return any(m in lowered for m in markers) or prompt.count("\n") > 25
-
-
-def prompt(record: dict[str, object], state: dict[str, object]) -> None:
-    prompt = text_of(record, "excerpt")
-    if not prompt or _instructions(prompt) or prompt.startswith("/"):
-        return
-    reported.prompt(record, state)
-    seen = state.setdefault("_seen", set())
-    assert isinstance(seen, set)
-    for sentence in sentences(prompt)[:40]:
-        if sentence in seen:
-            continue
-        seen.add(sentence)
-        words = len(sentence.split())
-        if "?" in sentence or not 3 <= words <= 40:
-            continue
-        if signals.correction(sentence):
-            add(state, "correction", sentence.lower(), [f'the user said: "{sentence}"'], record)
-        elif signals.convention(sentence):
-            add(state, "convention", sentence.lower(), [f'the user said: "{sentence}"'], record)
 
 
 def message(
@@ -87,10 +62,7 @@ def message(
         seen.add(sentence)
         if "**" in sentence or "__" in sentence:  # emphasis splits the words the rules read
             sentence = sentence.replace("**", "").replace("__", "")
-        words = len(sentence.split())
-        if "?" in sentence or not 6 <= words <= 60 or signals.narration(sentence):
-            continue
-        kind = _kind_said(sentence, mid_turn)
+        kind = kind_said(sentence, mid_turn)
         if not kind:
             continue
         if mask is not None:
@@ -113,8 +85,15 @@ def _known(state: dict[str, object], kind: str, sentence: str) -> bool:
     return isinstance(found, dict) and candidate_id(session, kind, sentence.lower()) in found
 
 
-def _kind_said(sentence: str, mid_turn: bool) -> str:
-    """The kind of candidate a sentence of the assistant's is, or ``""``."""
+def kind_said(sentence: str, mid_turn: bool) -> str:
+    """The kind of candidate a sentence of the assistant's is, or ``""``: a question, a
+    sentence too short or too long, and narration are none; plain string tests come first,
+    so most sentences never reach a pattern."""
+    words = len(sentence.split())
+    if "?" in sentence or not 6 <= words <= 60 or not may_state_fact(sentence):
+        return ""
+    if signals.narration(sentence):
+        return ""
     if signals.root_cause(sentence):
         return "cause"
     if signals.decision(sentence):
@@ -123,7 +102,8 @@ def _kind_said(sentence: str, mid_turn: bool) -> str:
         return "cause"
     if environment_fact(sentence) or _quoted_environment(sentence):
         return "env"
-    return ""
+    how = redirects.explained(sentence)
+    return "decision" if how == "needed" else "cause" if how else ""
 
 
 # What the assistant learned, in the shape of a finding: a lead that reports one ("I see",
@@ -220,23 +200,32 @@ def may_state_fact(text: str) -> bool:
     lowered = text.lower()
     if any(hint in lowered for hint in (*_ENV_HINTS, *_LEARNED_HINTS)):
         return True
+    if redirects.may_explain(text):
+        return True
     quoted = text.count('"') >= 2 or text.count("`") >= 2
     return quoted and any(hint in lowered for hint in _QUOTED_ENV_HINTS)
 
 
 def strength(candidate: dict[str, object]) -> int:
-    """How strongly a candidate's evidence reads as a lesson (higher first, within a kind)."""
+    """How strongly a candidate's evidence reads as a lesson (higher first). A user's
+    correction or norm in so many words, a cause stated as one, a choice with its reason and
+    an environment failure seen in output come first; a sentence of pasted context, a
+    challenging question and a terse fragment last; naming something concrete adds one."""
     lines = candidate.get("lines")
     said = str(lines[0]) if isinstance(lines, list) and lines else ""
     kind = candidate.get("kind")
     score = 1
-    if kind in ("cause", "subagent") and signals.root_cause(said, stated=True):
+    if candidate.get("form") in ("question", "fragment", "pasted"):
+        score = 0
+    elif kind in ("correction", "convention"):
+        score = 2  # the user said it in so many words
+    elif kind in ("cause", "subagent") and signals.root_cause(said, stated=True):
         score = 2  # "the root cause was", "is caused by", "because X does not ..."
     elif kind == "decision" and _has(_CHOICE_AND_REASON, said):
         score = 2  # a choice over an alternative, and why
     elif kind == "env" and candidate.get("env") != "stated":
         score = 2  # seen in a command's output, not only said
-    return score + _concrete(said)
+    return score + (1 if redirects.concrete(said) else 0)
 
 
 _REASON = r"\b(?:because|since|so that|as it|as they|to avoid|which avoids)\b"
@@ -245,20 +234,6 @@ _CHOICE_AND_REASON = (
     r".{0,200}\b(?:because|since|so that|as it|as they|to avoid|which avoids)\b"
     r"|\b(?:because|since|so that|to avoid)\b.{0,200}\b(?:instead of|rather than)\b"
 )
-
-
-def _concrete(said: str) -> int:
-    """1 when the evidence names something a later session can find: code in backticks, a
-    path or file name, an error's name, a version number."""
-    if "`" in said or "Error" in said or "Exception" in said:
-        return 1
-    for word in said.split():
-        word = word.strip("\"'.,;:()[]")
-        if "/" in word[1:] or ("." in word[1:-1] and any(c.isalpha() for c in word)):
-            return 1
-        if any(c.isdigit() for c in word) and "." in word:
-            return 1
-    return 0
 
 
 def note(

@@ -10,7 +10,9 @@
   guess ("this might be because ...") is not yet a finding.
 - A *stated root cause* is a closing-message sentence that names a cause in so many words
   ("the root cause was", "was caused by") about something concrete (a file, a value, code):
-  an assumed pitfall, for failures no command showed (a wrong result with exit 0).
+  an assumed pitfall, for failures no command showed (a wrong result with exit 0). So is a
+  closing-message sentence saying what the replaced code did ("the old pairing had corrupted
+  metadata that caused ...", "the old `cache` ignored theme changes").
 - An *environment fact* is a closing-message sentence stating where or how something runs
   ("listens on 5432", "requires Node 18") with a concrete value.
 
@@ -28,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memcli import signals
+from memcli import redirects, signals
 from memcli.compact import text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.observations import Obs
@@ -144,6 +146,64 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
     return drafts
 
 
+def redirected(
+    prompts: list[Obs], obs: list[Obs], session: str, known: text.InstructionFiles
+) -> list[Draft]:
+    """The user's norms without a correction's words that the assistant acted on: a terse
+    fragment typed after a turn ("keep the old code in `main-new.ts`") or a name set against
+    another ("`AppMessage` not `Message`?") that names something concrete, followed in its
+    turn by an edit or a passing command that touches that name. Questions asking *why* are
+    left to the checkpoint (the model knows what the answer changed)."""
+    drafts = []
+    for number, prompt in enumerate(prompts):
+        if prompt.carried or text.looks_like_instructions(prompt.excerpt):
+            continue
+        if prompt.excerpt.lstrip().startswith(("<", "/")):
+            continue  # a notification, an IDE's note or a slash command: not typed
+        end = prompts[number + 1].index if number + 1 < len(prompts) else obs[-1].index + 1
+        turn = [o for o in obs if prompt.index < o.index < end and (o.is_edit or o.passed)]
+        for sentence in text.sentences(prompt.excerpt):
+            norm = (number > 0 and redirects.fragment(sentence)) or redirects.name_against_name(
+                sentence
+            )
+            if not norm or known.contains(sentence) or _said_as_norm(sentence):
+                continue
+            if sentence.lower().startswith(("that", "it", "this")):
+                continue  # "that's not the system prompt": points the way, states no norm
+            named = [n.lower() for n in redirects.names(sentence)]
+            if not named or not any(_touches(o, named) for o in turn):
+                continue
+            said = sentence.rstrip("?").strip()
+            title = text.title_of(said[0].upper() + said[1:])
+            drafts.append(
+                Draft(
+                    rule="convention",
+                    key=text.normalized(sentence),
+                    kind="convention",
+                    title=title,
+                    body=title + ".",
+                    ts=prompt.ts,
+                    session=session,
+                    tags=text.tags_from([sentence]),
+                    importance=importance("convention", False),
+                    evidence=[evidence(sentence, prompt.raw, session)],
+                    restatement=True,
+                )
+            )
+    return drafts
+
+
+def _said_as_norm(sentence: str) -> bool:
+    """A correction or a norm in so many words: :func:`conventions` keeps it already."""
+    return "?" not in sentence and (signals.convention(sentence) or signals.correction(sentence))
+
+
+def _touches(o: Obs, named: list[str]) -> bool:
+    """Whether an edit or a command names one of ``named`` (its files, input or output)."""
+    where = " ".join([*o.files, o.input, o.excerpt]).lower()
+    return any(name in where for name in named)
+
+
 def decisions(
     messages: Iterable[Obs],
     session: str,
@@ -173,7 +233,7 @@ def decisions(
             if _HYPOTHETICAL.search(sentence) or _HEDGE.match(sentence):
                 continue  # advice for a case that may not be this one, or a guess
             # "Updated `x()` to use y instead of z" reports what was done, not why.
-            kind = _cause_of(sentence) or (
+            kind = _cause_of(sentence, mid_turn) or (
                 None if _OUTCOME.search(sentence) or change_report(sentence) else _kind_of(sentence)
             )
             if kind is None:
@@ -221,16 +281,22 @@ def restates_command(sentence: str, commands_run: set[str]) -> bool:
     return _word_count(_CODE_SPAN.sub(" ", sentence)) < _RESTATED_WORDS
 
 
-def _cause_of(sentence: str) -> str | None:
+def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
     """A root cause stated in so many words, about something concrete: an assumed pitfall
-    (a wrong result with exit 0 has no failing command, only this sentence)."""
+    (a wrong result with exit 0 has no failing command, only this sentence). In a closing
+    message, what the replaced code did counts too ("the old cache ignored theme changes",
+    "..., which meant X"): said while working it may be a guess the session later drops."""
     concrete = (
         _CONCRETE.search(sentence)
         or "`" in sentence
         or _FILE.search(sentence)
         or _NAMED.search(sentence)
     )
-    if 6 <= _word_count(sentence) <= 60 and concrete and signals.root_cause(sentence, True):
+    if not 6 <= _word_count(sentence) <= 60 or not concrete:
+        return None
+    if signals.root_cause(sentence, True):
+        return "pitfall"
+    if not mid_turn and redirects.explained(sentence) == "replaced":
         return "pitfall"
     return None
 

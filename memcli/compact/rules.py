@@ -186,6 +186,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     task = tasks.unfinished(analysis, ctx.session)
     drafts.extend(reported.drafts(analysis, ctx, known, task is not None))
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
+    drafts.extend(prose.redirected(analysis.prompts, analysis.obs, ctx.session, ctx.instructions))
     ran = [o.input for o in analysis.obs if o.is_command]
     drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used, ran))
     notes = [n for n in analysis.notes if not n.carried]  # an earlier batch read those

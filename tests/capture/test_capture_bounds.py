@@ -83,6 +83,20 @@ def test_a_prompt_summary_never_shows_a_private_key(repo: Path) -> None:
     assert observations(repo)[0]["kind"] == "prompt"
 
 
+def test_a_long_prompt_keeps_more_of_its_head_than_a_tools_output(repo: Path) -> None:
+    log = "".join(f"step {n:03d}: the deploy script read config {n}\n" for n in range(200))
+    capture(repo, {"session_id": "s1", "hook_event_name": "UserPromptSubmit",
+                   "prompt": "Here is the log of the earlier session:\n" + log})  # fmt: skip
+    response = {"stdout": log, "stderr": "", "interrupted": False}
+    tool = {"tool_name": "Bash", "tool_input": {"command": "cat log.txt"}}
+    capture(repo, {"session_id": "s1", "hook_event_name": "PostToolUse", **tool,
+                   "tool_response": response})  # fmt: skip
+    said, printed = (str(o["excerpt"]) for o in observations(repo))
+    assert "step 060:" in said and "step 060:" not in printed
+    assert "step 199:" in said and "step 199:" in printed  # the tail, both
+    assert len(said) <= 4 * 4000
+
+
 def test_a_command_summary_never_shows_a_private_key(repo: Path) -> None:
     command = f"cat > id_rsa <<'EOF'\n{PRIVATE_KEY}\nEOF"
     capture(

@@ -148,6 +148,18 @@ def test_a_new_lesson_in_a_later_turn_is_asked_about_once(session: Session) -> N
     assert session.stop() == ""
 
 
+def test_a_question_and_a_fragment_that_redirect_are_asked_about_once(session: Session) -> None:
+    replay_until_stop(session)
+    for prompt in ("why does `conftest.py` hard-code the port?", "only e2e tests", "yes"):
+        session.fire({"session_id": "abc123", "hook_event_name": "UserPromptSubmit",
+                      "prompt": prompt})  # fmt: skip
+    assert session.stop(active=True) == ""
+    reason = json.loads(session.stop())["reason"]
+    assert 'the user asked: "why does `conftest.py` hard-code the port?"' in reason
+    assert 'the user said: "only e2e tests"' in reason and '"yes"' not in reason
+    assert session.stop() == ""
+
+
 def test_silent_when_the_checkpoint_is_off(session: Session) -> None:
     config = session.root / ".memory" / "config.yaml"
     config.write_text(config.read_text() + "\n", encoding="utf-8")

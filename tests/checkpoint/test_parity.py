@@ -142,8 +142,31 @@ def _mixed() -> list[dict[str, Any] | str]:
             "--- FAIL: TestPrice (0.00s)\n    price_test.go:12: "
             "got 344, want 345\nFAIL\nexit status 1",
         ),
+        # What was said without a correction's words: a question that challenges a choice,
+        # a terse norm after a turn, a long pasted log, a change explained by the old code.
+        _obs(20, "prompt", tool=None, excerpt="why does `unsubscribe()` clear the listeners?"),
+        _obs(21, "prompt", tool=None, excerpt="only e2e tests. yes"),
+        _obs(22, "prompt", tool=None, excerpt=PASTED_LOG),
+        _obs(
+            23,
+            "conclusion",
+            tool=None,
+            event="Stop",
+            excerpt="The theme cache now keys on the theme name; the old cache ignored theme "
+            "changes. Without the lock, two writers interleave their lines.",
+        ),
     ]
     return out
+
+
+PASTED_LOG = "Log of the earlier session:\n" + "\n".join(
+    [f"step {n}: looked at the files" for n in range(30)]
+    + [
+        "The keypair was committed because the .gitignore has no entry for `*.pem` files.",
+        "We chose SQLite over Postgres because the tests must run offline.",
+        "The `oracle` binary is not installed on the CI runners.",
+    ]
+)
 
 
 MESSAGES = {

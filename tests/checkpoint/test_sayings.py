@@ -71,7 +71,7 @@ def candidate(kind: str, line: str, **extra: object) -> dict[str, object]:
     return {"id": line, "kind": kind, "lines": [line], **extra}
 
 
-def test_the_strongest_come_first_within_a_kind() -> None:
+def test_the_strongest_come_first() -> None:
     weak = candidate("cause", 'you said: "It failed because the flag was wrong here."')
     stated = candidate("cause", 'you said: "The root cause was a stale lock in `db/lock.py`."')
     choice = candidate(
@@ -88,7 +88,10 @@ def test_the_strongest_come_first_within_a_kind() -> None:
     }
     config: dict[str, object] = {"max_per_turn": 4, "max_per_session": 12}
     chosen = run._choose(state, config)
-    assert [c["id"] for c in chosen] == [seen_env["id"], said_env["id"], stated["id"], weak["id"]]
+    # What happened first (by kind); of what was said the three strongest, whatever their
+    # kind: the stated cause and the choice with its reason before the environment fact
+    # only said (and before the weak cause and the plain decision, left out).
+    assert [c["id"] for c in chosen] == [seen_env["id"], said_env["id"], stated["id"], choice["id"]]
 
 
 def test_a_text_that_can_state_nothing_is_not_masked() -> None:
@@ -152,3 +155,37 @@ def test_a_note_is_masked_sentence_by_sentence_and_only_what_is_kept() -> None:
     state.pop("_seen")
     sayings.note(text, state, None, mask)
     assert len(entries) == 2 and len(masked) == 1 and "ghp_" in masked[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("The theme cache now keys on the theme name; the old cache ignored theme changes.",
+         "cause"),
+        ("`render()` used to re-measure every line on each frame.", "cause"),
+        ("The loader cached by path, which meant theme changes were ignored until restart.",
+         "cause"),
+        ("Previously, every keystroke triggered a full re-render of the editor.", "cause"),
+        ("Without the lock, two writers interleave their lines in the buffer.", "decision"),
+        ("The list was slow to render, so now it renders only the visible rows.", "decision"),
+        ("The footer flickered because each render re-measured the width.", "cause"),
+    ],
+)  # fmt: skip
+def test_a_change_explained_by_what_it_replaced(text: str, kind: str) -> None:
+    assert [k for k, _line in found(text)] == [kind]
+    state: dict[str, object] = {"session": "s"}
+    sayings.message(text, state, None)  # the closing message reads it the same way
+    assert [e["kind"] for e in state["candidates"].values()] == [kind]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The old implementation is still in the file for reference.",
+        "Let me look at the old code first before changing it.",
+        "I kept the old code around in main-new.ts for now.",
+        "The new footer shows the token count and the model name.",
+    ],
+)
+def test_what_only_mentions_the_old_code_is_no_candidate(text: str) -> None:
+    assert found(text) == []

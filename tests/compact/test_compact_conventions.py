@@ -83,3 +83,41 @@ def test_a_norm_with_its_reason_is_a_decision_and_instructions_are_not_restated(
     items = memory.items()
     assert [(i.kind, i.title.split()[0]) for i in items] == [("decision", "Use")]
     assert "lock file" in items[0].title
+
+
+def test_a_norm_without_a_corrections_words_is_kept_when_the_assistant_acts_on_it(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        prompt("Port the session runner to the new API"), edit("src/runner.ts"),
+        said("Ported."),
+        prompt("keep the old runner in `main-old.ts`"), edit("src/main-old.ts"),
+        said("Kept."),
+        prompt("`AppMessage` not `Message`?"), edit("src/types/AppMessage.ts"),
+        said("Renamed."),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    titles = sorted(i.title for i in memory.items() if i.kind == "convention")
+    assert titles == ["Keep the old runner in `main-old.ts`", "`AppMessage` not `Message`"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "words"),
+    [
+        # Nothing done after it, or nothing done that names the thing: no item.
+        ([prompt("keep the old runner in `main-old.ts`"), said("Sure.")], "main-old"),
+        ([prompt("keep the old runner in `main-old.ts`"), edit("src/other.ts"), said("Done.")],
+         "main-old"),
+        # Nothing concrete named, or a question that asks why: the checkpoint asks the model.
+        ([prompt("only e2e tests"), edit("tests/e2e/login.spec.ts"), said("Done.")], "e2e"),
+        ([prompt("why does `unsubscribe()` clear the listeners?"), edit("src/unsubscribe.ts"),
+          said("It no longer does.")], "unsubscribe"),
+    ],
+)  # fmt: skip
+def test_a_terse_norm_nobody_acted_on_or_that_names_nothing_is_no_item(
+    memory: api.Memory, write_buffer: Writer, turn: list[dict[str, object]], words: str
+) -> None:
+    name = write_buffer([prompt("Port the session runner"), edit("src/runner.ts"),
+                         said("Ported."), *turn])  # fmt: skip
+    compact_session(memory, name)
+    assert not [i for i in memory.items() if words in i.title.lower()]

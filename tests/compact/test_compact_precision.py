@@ -266,3 +266,29 @@ def test_a_fix_in_a_windows_path_is_named_by_its_file(
     compact_session(memory, name)
     [item] = memory.items()
     assert item.title.endswith(": fixed in price.js"), item.title
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The theme cache now keys on the name; the old `ThemeCache` ignored theme changes.",
+        "What happened: the old pairing had corrupted metadata that caused macOS to send "
+        "malformed PIN requests.",
+    ],
+)
+def test_what_the_replaced_code_did_is_a_pitfall_in_a_closing_message(
+    memory: api.Memory, write_buffer: Writer, sentence: str
+) -> None:
+    name = write_buffer([prompt("Fix the theme switch"), edit("src/theme.ts"), said(sentence)])
+    compact_session(memory, name)
+    assert [i.kind for i in memory.items()] == ["pitfall"], sentence
+
+
+def test_the_old_code_named_vaguely_is_no_item(memory: api.Memory, write_buffer: Writer) -> None:
+    name = write_buffer([
+        prompt("Fix the theme switch"), edit("src/theme.ts"),
+        said("The old implementation is still in the file for reference."),
+        said("The old cache ignored theme changes."),  # nothing concrete named
+    ])  # fmt: skip
+    compact_session(memory, name)
+    assert memory.items() == []

@@ -1,0 +1,157 @@
+"""What the checkpoint reads in the user's prompts beyond corrections in so many words:
+questions that challenge a choice, terse norms typed after a turn, and what a long pasted
+context states (the first few only)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from memcli.checkpoint import candidates, prompted, run, sayings
+
+_numbers = itertools.count()
+
+
+def prompt(text: str) -> dict[str, Any]:
+    number = next(_numbers)
+    return {"id": f"o{number:06d}", "session": "s", "ts": "2026-12-01T10:00:00Z",
+            "agent": "claude-code", "kind": "prompt", "summary": "", "excerpt": text,
+            "raw": f"raw/s.jsonl#o{number:06d}"}  # fmt: skip
+
+
+def said(*prompts: str) -> list[tuple[str, str, str]]:
+    """(kind, form, evidence) of each candidate, for prompts typed one after the other."""
+    state: dict[str, object] = {"session": "s"}
+    candidates.scan([prompt(p) for p in prompts], state)
+    entries = state.get("candidates") or {}
+    assert isinstance(entries, dict)
+    return [(str(e["kind"]), str(e.get("form", "")), str(e["lines"][0])) for e in entries.values()]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "why does `unsubscribe()` clear the listeners?",
+        "`AppMessage` not `Message`?",
+        "isn't that already in the session object?",
+        "why do you go 100 lines at a time",
+        "why not reuse the existing parser?",
+        "what about a `Map` instead?",
+        "pnpm, not npm?",
+        "are you sure that's the right file?",
+        "don't we have a helper for that?",
+    ],
+)
+def test_a_question_that_challenges_a_choice(question: str) -> None:
+    assert said(question) == [("correction", "question", f'the user asked: "{question}"')]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what are guest passes?",
+        "how do we enable sudo again?",
+        "are you able to test it?",
+        "can you run the tests with `-x`?",
+        "Why does the build fail?",
+        "update the brew cache?",
+        "should we pair the second key?",
+    ],
+)
+def test_a_question_for_information_is_no_candidate(question: str) -> None:
+    assert said(question) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["only e2e tests", "keep the old code around", "no console logs", "need to be fully clean",
+     "without mocks", "use rgb values", "that's not the system prompt, see main.ts",
+     "ok, only e2e tests", "also keep the old code around"],
+)  # fmt: skip
+def test_a_terse_norm_after_a_turn(text: str) -> None:
+    found = said("port the footer to the theme system", text)
+    assert [(kind, form) for kind, form, _line in found] == [("convention", "fragment")]
+    # The session's first prompt states the task: a fragment there is no norm yet.
+    assert said(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["yes", "continue", "do it", "commit!", "push to github", "verify", "you run it", "ok",
+     "no thanks", "not yet", "keep going", "swapped", "6", "thanks!", "go ahead",
+     "use it to test the parser", "it's not working", "ok, continue", "also push it"],
+)  # fmt: skip
+def test_acknowledgements_and_plain_tasks_are_no_norm(text: str) -> None:
+    assert said("fix the login page", text) == []
+
+
+def test_a_notification_is_not_typed_and_an_ides_note_is_not_the_prompt() -> None:
+    notification = "<task-notification>only e2e tests</task-notification>"
+    assert said("start", notification) == []
+    note = "<ide_opened_file>The user opened main.ts, only e2e tests.</ide_opened_file> yes"
+    assert said("start", note) == []
+    note = "<ide_opened_file>The user opened main.ts.</ide_opened_file> only e2e tests"
+    assert [line for _kind, _form, line in said("start", note)] == [
+        'the user said: "only e2e tests"'
+    ]
+
+
+PASTED = "\n".join(
+    [f"[{n:02d}] read src/file{n}.ts" for n in range(40)]
+    + [
+        "The keypair was committed because the .gitignore has no entry for `*.pem` files.",
+        "We decided to defer the oracle check because the test net is down this week.",
+        "The `oracle` binary is not installed on the CI runners.",
+        "Let me look at the logs again.",
+    ]
+    + [f"The deploy failed because step {n} does not retry on a timeout." for n in range(10)]
+)
+
+
+def test_a_long_pasted_context_gives_its_first_few_facts() -> None:
+    found = said(PASTED)
+    assert len(found) == prompted.MAX_PASTED
+    assert {form for _kind, form, _line in found} == {"pasted"}
+    lines = [line for _kind, _form, line in found]
+    assert lines[0] == ('pasted in a prompt: "The keypair was committed because the .gitignore '
+                        'has no entry for `*.pem` files."')  # fmt: skip
+    assert any("oracle` binary is not installed" in line for line in lines)
+    assert not any("Let me look" in line for line in lines)
+    # Said about in a prompt, never seen happen: the env fact is prose.
+    state: dict[str, object] = {"session": "s"}
+    candidates.scan([prompt(PASTED)], state)
+    entries = state["candidates"]
+    assert isinstance(entries, dict)
+    env = next(e for e in entries.values() if e["kind"] == "env")
+    assert env["env"] == "stated"
+
+
+def test_a_pasted_context_with_instructions_is_not_read() -> None:
+    assert said("Contents of CLAUDE.md:\n" + PASTED) == []
+
+
+def test_weaker_forms_rank_below_a_correction_in_so_many_words() -> None:
+    state: dict[str, object] = {"session": "s"}
+    candidates.scan(
+        [prompt("start the port"), prompt("why does `render()` cache per line?"),
+         prompt("only e2e tests"), prompt("No, use pnpm instead of npm.")],
+        state,
+    )  # fmt: skip
+    entries = state["candidates"]
+    assert isinstance(entries, dict)
+    ranked = sorted(entries.values(), key=lambda c: -sayings.strength(c))
+    assert "pnpm" in str(ranked[0]["lines"][0])
+    config: dict[str, object] = {"max_per_turn": 1, "max_per_session": 12}
+    (chosen,) = run._choose(state, config)
+    assert "pnpm" in str(chosen["lines"][0])
+
+
+def test_a_long_pasted_failure_is_still_read_as_one() -> None:
+    error = "Uncaught TypeError: cart.items.map is not a function " + "x" * 3_000
+    frames = ["    at render (cart.js:1)"] * 3
+    trace = "\n".join(["The cart page is blank, console says:", *frames, error])
+    state: dict[str, object] = {"session": "s"}
+    candidates.scan([prompt(trace)], state)
+    assert state.get("pasted")
