@@ -46,6 +46,8 @@ def _middle_lines(text: str, most: int) -> list[str]:
     starts: set[int] = set()
     for word in _BOUND_WORDS:
         at = lower.find(word)
+        if at < 0:  # absent: the backward search would scan the whole text again for nothing
+            continue
         for _ in range(half):
             if at < 0:
                 break
