@@ -10,7 +10,9 @@ candidate decisions are found with ``git grep`` (C speed, no YAML) before anythi
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
+from itertools import chain, compress
+from operator import itemgetter, not_
 from typing import Any
 
 from memcli import untrusted
@@ -107,48 +109,51 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     escape or comment (then the index itself decides), else a superset of them (then a file
     must hold at least ceil(t * n) of the n words of the new decision). A file
     whose kind or title is not written that way is always a candidate. Files are looked at
-    through the rarest words only (prefix filtering).
+    through the rarest words only (prefix filtering), and only those that hold at least
+    ceil(t * n) of the words have their words counted.
     """
     kept = store_words.of_side(side, under)
     found: set[str] = set(kept.odd)
     shapes = [similar.shapes(item) for item in new]
     rows = kept.decisions
+    paths = list(rows)
+    # the words of each decision's title and first line, as written (stopwords included)
+    titles = list(map(str.split, map(itemgetter(0), rows.values())))
+    lines = list(map(str.split, map(itemgetter(1), rows.values())))
+    title_counts = Counter(chain.from_iterable(titles))
     for which in (0, 1):
-        wanted = {word for shape in shapes for word in shape[which]}
-        words_of = _title_words if which == 0 else _shape_words
-        files: dict[str, list[str]] = defaultdict(list)  # the decisions with each wanted word
-        hits = wanted.intersection  # most decisions share none: one C call each
-        for path, row in rows.items():
-            for word in hits(words_of(row).split()):
-                files[word].append(path)
-        held: dict[str, set[str]] = {}  # the words of each decision looked at, once
+        # how often each word is written: the rarest words of each new decision (prefix
+        # filtering: a file alike enough to it holds one of them, whichever they are)
+        frequency = title_counts if which == 0 else title_counts + Counter(chain(*lines))
+        looked_at: list[tuple[set[str], int, list[str]]] = []
         for shape in (pair[which] for pair in shapes):
             need = math.ceil(SIMILAR * len(shape) - 1e-9)
             keep = len(shape) - need + 1
-            for word in sorted(shape, key=lambda w: (len(files.get(w, ())), w))[:keep]:
-                for path in files.get(word, ()):
-                    if path in found:
-                        continue
-                    row = rows[path]
-                    words = held.get(path)
-                    if words is None:
-                        words = held[path] = set(words_of(row).split()) - text.STOPWORDS
-                    if _alike(shape, words, row[2 + which], need):
-                        found.add(path)
+            rare = sorted(shape, key=lambda w: (frequency[w], w))[:keep]
+            looked_at.append((shape, need, rare))
+        rarest = set(chain.from_iterable(rare for _shape, _need, rare in looked_at))
+        words_of = titles if which == 0 else list(map(list.__add__, titles, lines))
+        files: dict[str, list[int]] = defaultdict(list)  # the decisions with each rare word
+        # most decisions hold none: one C call each, no set built
+        holding = compress(range(len(paths)), map(not_, map(rarest.isdisjoint, words_of)))
+        for number in holding:
+            for word in rarest.intersection(words_of[number]):
+                files[word].append(number)
+        sizes: dict[int, int] = {}  # the number of distinct words of each decision looked at
+        for shape, need, rare in looked_at:
+            for number in set(chain.from_iterable(files.get(word, ()) for word in rare)):
+                path = paths[number]
+                if path in found:
+                    continue
+                count = len(shape.intersection(words_of[number]))
+                if count < need:
+                    continue  # an index of t or more needs ceil(t * n) shared words
+                if not rows[path][2 + which]:
+                    found.add(path)
+                    continue
+                size = sizes.get(number)
+                if size is None:
+                    size = sizes[number] = len(set(words_of[number]) - text.STOPWORDS)
+                if count / (len(shape) + size - count) >= SIMILAR:
+                    found.add(path)
     return sorted(found)
-
-
-def _title_words(row: tuple[str, str, bool, bool]) -> str:
-    return row[0]
-
-
-def _shape_words(row: tuple[str, str, bool, bool]) -> str:
-    """The words of the title and the body's first line."""
-    return f"{row[0]} {row[1]}"
-
-
-def _alike(shape: set[str], words: set[str], exact: object, need: int) -> bool:
-    shared = len(shape & words)
-    if exact:  # the Jaccard index, the union's size from the two sizes
-        return shared > 0 and shared / (len(shape) + len(words) - shared) >= SIMILAR
-    return shared >= need
