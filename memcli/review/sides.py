@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from itertools import chain, compress
-from operator import itemgetter, not_
+from operator import and_, itemgetter, not_
 from typing import Any
 
 from memcli import untrusted
@@ -124,7 +124,11 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
     for which in (0, 1):
         # how often each word is written: the rarest words of each new decision (prefix
         # filtering: a file alike enough to it holds one of them, whichever they are)
-        frequency = title_counts if which == 0 else title_counts + Counter(chain(*lines))
+        if which == 1:
+            frequency = Counter(title_counts)
+            frequency.update(chain.from_iterable(lines))  # counted in C (not Counter's +)
+        else:
+            frequency = title_counts
         looked_at: list[tuple[set[str], int, list[str]]] = []
         for shape in (pair[which] for pair in shapes):
             need = math.ceil(SIMILAR * len(shape) - 1e-9)
@@ -132,12 +136,17 @@ def decision_candidates(side: SideReader, new: list[Item], under: str) -> list[s
             rare = sorted(shape, key=lambda w: (frequency[w], w))[:keep]
             looked_at.append((shape, need, rare))
         rarest = set(chain.from_iterable(rare for _shape, _need, rare in looked_at))
-        words_of = titles if which == 0 else list(map(list.__add__, titles, lines))
+        # most decisions hold none: one C call per line, no set built
+        lacking = map(rarest.isdisjoint, titles)
+        if which == 1:
+            lacking = map(and_, lacking, map(rarest.isdisjoint, lines))
+        words_of = {
+            number: titles[number] if which == 0 else titles[number] + lines[number]
+            for number in compress(range(len(paths)), map(not_, lacking))
+        }
         files: dict[str, list[int]] = defaultdict(list)  # the decisions with each rare word
-        # most decisions hold none: one C call each, no set built
-        holding = compress(range(len(paths)), map(not_, map(rarest.isdisjoint, words_of)))
-        for number in holding:
-            for word in rarest.intersection(words_of[number]):
+        for number, words in words_of.items():
+            for word in rarest.intersection(words):
                 files[word].append(number)
         sizes: dict[int, int] = {}  # the number of distinct words of each decision looked at
         for shape, need, rare in looked_at:
