@@ -97,11 +97,25 @@ def _status(analysis: Analysis, unfinished: bool) -> str:
     checks = [o for o in analysis.obs if o.is_command and commands.parse(o.input).check]
     if unfinished or (checks and checks[-1].failed and not _edited_after(analysis, checks[-1])):
         return "unfinished"
-    if analysis.refused:
+    if any(not _got_past(analysis, r) for r in analysis.refused):
         return "blocked"
     if analysis.episodes or analysis.conclusions:
         return "done"
     return ""
+
+
+def _got_past(analysis: Analysis, refusal: Obs) -> bool:
+    """Whether a later call of the same tool on the same target (its command, or one of its
+    files) went through: a refusal the session got past (a hook's remedy, a granted
+    permission) leaves nothing blocked."""
+    files = set(refusal.files)
+    return any(
+        o.index > refusal.index
+        and o.tool == refusal.tool
+        and o.ok is True
+        and ((refusal.input and o.input == refusal.input) or files & set(o.files))
+        for o in analysis.obs
+    )
 
 
 def _edited_after(analysis: Analysis, o: Obs) -> bool:

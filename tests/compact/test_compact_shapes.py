@@ -223,3 +223,20 @@ def test_titles_show_commands_without_the_leading_cd(
     compact_session(memory, name)
     (item,) = memory.items()
     assert item.title == "`npm run dev` does not end by itself: it had to be interrupted"
+
+
+def test_a_refusal_the_session_got_past_leaves_it_not_blocked(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    refused = "The user doesn't want to proceed with this tool use. The tool use was rejected."
+    name = write_buffer([
+        prompt("Document the setup"),
+        obs("error", tool="Write", files=["CLAUDE.md"], ok=False,
+            summary="write CLAUDE.md -> failed", excerpt=refused),
+        obs("edit", tool="Write", files=["CLAUDE.md"], ok=True, summary="write CLAUDE.md"),
+        said("I have documented the setup in CLAUDE.md."),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    summary = summary_of(memory, name)
+    assert summary["status"] != "blocked"  # the second write went through
+    assert "refused: CLAUDE.md" in str(summary["outcome"])  # what happened is still told
