@@ -26,7 +26,7 @@ def tool_error_line(excerpt: str, summary: str) -> str:
         line = next((x.strip() for x in said.split("\n") if x.strip()), "")
     line = one_line(line, 200)
     if len(line.split()) < 3 or line.lower().startswith("user "):
-        return ""
+        return ""  # "User chose to stay in plan mode": a choice, not a failure
     return line
 
 

@@ -10,8 +10,9 @@ Hook path: no :mod:`re` (a comparison of two outputs uses a cached pattern only 
 reproduction runs again after an edit), no :mod:`json`.
 """
 
-from memcli import reruns, signals
+from memcli import reruns
 from memcli.checkpoint.entries import add, one_line, strings_of, text_of
+from memcli.observed import derived
 
 _RUNS = "reproductions"  # command words -> the last passing run's output and the edits since
 _FAILED = "last_failure"  # the last failing command, while nothing else ran or changed
@@ -97,11 +98,9 @@ def _instead(
     record: dict[str, object], state: dict[str, object], failed: dict[str, object], command: str
 ) -> None:
     """A workaround: ``command`` did the job the failing command tried; a typo is none."""
-    _kind, line = signals.failure(str(failed.get("out") or ""))
-    if not line:
-        summary = str(failed.get("summary") or "")
-        detail = summary.rsplit("(", 1)[-1].rstrip(")") if summary.endswith(")") else ""
-        line = "" if signals.is_generic(detail) else detail
+    _kind, line = derived.command_signature(
+        str(failed.get("out") or ""), str(failed.get("summary") or "")
+    )
     if not line or "SyntaxError" in line or "is not defined" in line:
         return
     add(state, "fix", f"instead\0{failed.get('cmd')}\0{command}",

@@ -19,12 +19,12 @@ from __future__ import annotations
 import re
 
 from memcli import signals
+from memcli.checkpoint import events as checkpoint_events
 from memcli.compact import commands, text, titles
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
 _FILE_TOOL_VERBS = ("edit ", "write ", "patch")  # an edit's failure is the edit's business
-_TOOL_TAGS = re.compile(r"</?tool_use_error>")
 # A wrong path or name the next call corrected: a guess, not how to call the tool.
 _MISSING = re.compile(r"does not exist|no such file|ENOENT", re.I)
 _WARNING = re.compile(
@@ -40,18 +40,6 @@ _WHY_SLOW = re.compile(
 )
 _SLOW = re.compile(r"\b(?:takes?|taking|took|slow|long|a while|minutes?|hours?)\b", re.I)
 MIN_POLLS = 2
-
-
-def tool_error_line(o: Obs) -> str:
-    """The line a non-shell tool's failure says, or "" when it is none worth a lesson."""
-    said = _TOOL_TAGS.sub("", o.excerpt or o.summary.partition(" -> failed")[2].strip(" ()"))
-    kind, line = signals.failure(said)
-    if kind in ("", "other"):
-        line = next((x.strip() for x in said.splitlines() if x.strip()), "")
-    line = text.one_line(line, 200)
-    if len(line.split()) < 3 or line.lower().startswith("user "):
-        return ""  # "User chose to stay in plan mode": a choice, not a failure
-    return line
 
 
 def tool_failure(o: Obs) -> bool:
@@ -71,7 +59,7 @@ def tool_failures(obs: list[Obs], session: str) -> list[Draft]:
     for o in obs:
         if not tool_failure(o):
             continue
-        line = tool_error_line(o)
+        line = checkpoint_events.tool_error_line(o.excerpt, o.summary)
         later = next((x for x in obs[o.index + 1 :] if x.tool == o.tool and x.ok is not None), None)
         if not line or later is None or later.ok is not True:
             continue
