@@ -44,9 +44,10 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
-        "identity, lesson signals (pasted failures, re-runs, tool outputs, redirecting prompts)",
+        "identity, lesson signals (pasted failures, re-runs, tool outputs, redirecting prompts, "
+        "statements said without a failure)",
         {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
-        | {"outputs", "redirects"},
+        | {"outputs", "redirects", "statements"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -81,6 +82,7 @@ FORBIDDEN |= {
     ("reruns", "capture"),
     ("outputs", "capture"),
     ("redirects", "capture"),
+    ("statements", "capture"),
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).

@@ -77,6 +77,8 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str) 
         commands.edit({**record, "files": changed}, state)
         events.edited(changed, record, state)
         return
+    if "commit" in line:  # what the commit message says changed, and why
+        sayings.commit(record, state)
     commands.command(record, state)
     if record.get("ok") is True:
         key = command_key(line)[0]

@@ -8,7 +8,7 @@ states its cause or its choice and reason in so many words and names something c
 file, a command, an error, a version); narration does neither.
 """
 
-from memcli import redirects, signals
+from memcli import redirects, signals, statements
 from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
@@ -72,6 +72,10 @@ def message(
         said = [f'you said: "{sentence}"']
         if kind == "env":
             add(state, "env", sentence.lower(), said, record, env="stated", **extra)
+        elif kind == "fact":
+            add(state, "fact", sentence.lower(), said, record, form="finding", **extra)
+        elif kind == "approach":
+            add(state, "decision", sentence.lower(), said, record, form="approach", **extra)
         else:
             add(state, kind, sentence.lower(), said, record, **extra)
 
@@ -103,7 +107,13 @@ def kind_said(sentence: str, mid_turn: bool) -> str:
     if environment_fact(sentence) or _quoted_environment(sentence):
         return "env"
     how = redirects.explained(sentence)
-    return "decision" if how == "needed" else "cause" if how else ""
+    if how:
+        return "decision" if how == "needed" else "cause"
+    # Said without a cause's or a choice's words: a change of approach in the closing
+    # message ("Switched the parser to streaming to bound memory"), a finding anywhere.
+    if not mid_turn and statements.approach(sentence):
+        return "approach"
+    return "fact" if statements.finding(sentence) else ""
 
 
 # What the assistant learned, in the shape of a finding: a lead that reports one ("I see",
@@ -200,7 +210,7 @@ def may_state_fact(text: str) -> bool:
     lowered = text.lower()
     if any(hint in lowered for hint in (*_ENV_HINTS, *_LEARNED_HINTS)):
         return True
-    if redirects.may_explain(text):
+    if redirects.may_explain(text) or statements.may_state(text):
         return True
     quoted = text.count('"') >= 2 or text.count("`") >= 2
     return quoted and any(hint in lowered for hint in _QUOTED_ENV_HINTS)
@@ -215,8 +225,11 @@ def strength(candidate: dict[str, object]) -> int:
     said = str(lines[0]) if isinstance(lines, list) and lines else ""
     kind = candidate.get("kind")
     score = 1
-    if candidate.get("form") in ("question", "fragment", "pasted"):
-        score = 0
+    form = candidate.get("form")
+    if form in ("question", "fragment", "pasted", "finding"):
+        score = 0  # a finding said without a cause's words: behind what says why
+    elif form == "commit":
+        score = 2 if isinstance(lines, list) and len(lines) > 1 else 1  # with its reason: 2
     elif kind in ("correction", "convention"):
         score = 2  # the user said it in so many words
     elif kind in ("cause", "subagent") and signals.root_cause(said, stated=True):
@@ -266,3 +279,15 @@ def subagent(record: dict[str, object], state: dict[str, object]) -> None:
         _kind, found = signals.failure(report)
     if found:
         add(state, "subagent", found.lower(), [f'a sub-agent reported: "{found}"'], record)
+
+
+def commit(record: dict[str, object], state: dict[str, object]) -> None:
+    """A ``git commit`` whose message says what changed: its subject and the first line of
+    its body that gives a reason ("to avoid ...", "This reduces ...", "Instead of ...")."""
+    lines = statements.commit_message(text_of(record, "input"))
+    if not lines or not statements.commit_worth(lines[0]):
+        return
+    subject = lines[0]
+    why = next((line.rstrip(":") for line in lines[1:] if statements.with_reason(line)), "")
+    said = [f'commit message: "{subject}"'] + ([f'"{why}"'] if why else [])
+    add(state, "decision", subject.lower(), said, record, form="commit")

@@ -1,0 +1,362 @@
+"""Lessons said without a failing command near them: what a commit message says changed and
+why, a change of approach stated in a closing summary, and a finding about the project or its
+environment said while working.
+
+Shared by the Stop checkpoint (a hook command: no :mod:`re`, patterns from
+:mod:`memcli.fastparse.fastre`, plain string tests before each pattern) and the compactor.
+
+- :func:`commit_message`: the message lines of a ``git commit -m ...`` (several ``-m``, a
+  heredoc ``"$(cat <<'EOF' ... EOF)"``), wrapped lines joined, trailers dropped.
+- :func:`commit_worth`: whether a commit's subject says what changed (not "WIP", "Merge",
+  "Bump version", "Fix typo").
+- :func:`with_reason`: a line that gives a reason or a purpose ("to avoid ...", "This reduces
+  ...", "instead of ...").
+- :func:`approach`: a change of approach ("Switched the parser to streaming mode to bound
+  memory", "Moved from npm to pnpm"), not a list of files edited.
+- :func:`finding`: a finding stated as one ("`X` is configured in `Y`", "`Z` returns ...",
+  "it turns out ...", "it looks like X because ..."), not a plan, a guess or a test outcome.
+"""
+
+from memcli import redirects
+from memcli.fastparse import fastre
+
+IGNORECASE = fastre.IGNORECASE
+
+
+def _has(pattern: str, text: str) -> bool:
+    return fastre.cached(pattern, IGNORECASE).search(text) is not None
+
+
+# --- commit messages ---------------------------------------------------------------------
+
+_TRAILERS = ("co-authored-by", "signed-off-by", "generated with", "noreply@", "change-id:",
+             "reviewed-by:", "🤖")  # fmt: skip
+_SEPARATORS = ("&&", "||", ";", "|", "\n")
+
+
+def commit_message(command: str) -> list[str]:
+    """The message of a ``git commit`` in ``command`` as lines: the subject first, then each
+    paragraph (wrapped lines joined) and each bullet; ``[]`` when it gives no message."""
+    if "commit" not in command or "git" not in command:
+        return []
+    rest = _after_commit(command)
+    if rest is None:
+        return []
+    if "<<" in rest:
+        return _lines(_heredoc(rest.split("<<", 1)[1]))
+    messages: list[str] = []
+    words = _shell_words(rest)
+    for number, word in enumerate(words):
+        if word in _SEPARATORS:
+            break
+        value = ""
+        if word in ("-m", "--message") or (
+            word.startswith("-") and not word.startswith("--") and word.endswith("m")
+        ):
+            value = words[number + 1] if number + 1 < len(words) else ""
+        elif word.startswith("--message="):
+            value = word[len("--message=") :]
+        elif word.startswith("-m") and len(word) > 2:
+            value = word[2:]
+        if value and value not in _SEPARATORS:
+            messages.append(value)
+    return _lines("\n\n".join(messages))
+
+
+def _after_commit(command: str) -> str | None:
+    """The text after ``git [options] commit``, or None."""
+    at = 0
+    while True:
+        at = command.find("git", at)
+        if at < 0:
+            return None
+        before = command[at - 1] if at else " "
+        at += 3
+        if before not in " \t\n;&|(\"'":
+            continue
+        words = command[at : at + 300].split()
+        skip_value = False
+        offset = at
+        for word in words:
+            offset = command.find(word, offset) + len(word)
+            if skip_value:
+                skip_value = False
+                continue
+            if word in ("-C", "-c", "--git-dir", "--work-tree"):
+                skip_value = True
+                continue
+            if word.startswith("-"):
+                continue
+            if word == "commit":
+                return command[offset:]
+            break
+
+
+def _heredoc(text: str) -> str:
+    """The body of a heredoc whose ``<<`` was just cut off: ``'EOF'\\n...\\nEOF``."""
+    first, _, body = text.partition("\n")
+    marker = first.strip().lstrip("-").strip().split(" ", 1)[0].strip("'\"\\)")
+    out: list[str] = []
+    for line in body.split("\n"):
+        if marker and line.strip() == marker:
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def _shell_words(text: str) -> list[str]:
+    """Words as a POSIX shell splits them (quotes and backslashes), with the separators
+    ``&&``, ``||``, ``;``, ``|`` and a line end as words of their own."""
+    words: list[str] = []
+    word: list[str] = []
+    quote = ""
+    started = False
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == quote:
+                quote = ""
+            else:
+                if char == "\\" and quote == '"' and index + 1 < len(text):
+                    following = text[index + 1]
+                    if following in '"\\$`':
+                        char = following
+                        index += 1
+                    elif following == "n":  # "a\nb" written by a model means a line end
+                        char = "\n"
+                        index += 1
+                word.append(char)
+            index += 1
+            continue
+        if char in "'\"":
+            quote = char
+            started = True
+        elif char in " \t\n;&|":
+            if started:
+                words.append("".join(word))
+                word, started = [], False
+            pair = text[index : index + 2]
+            if pair in ("&&", "||"):
+                words.append(pair)
+                index += 1
+            elif char in ";|\n":
+                words.append(char)
+        elif char == "\\" and index + 1 < len(text):
+            index += 1
+            word.append(text[index])
+            started = True
+        else:
+            word.append(char)
+            started = True
+        index += 1
+    if started:
+        words.append("".join(word))
+    return words
+
+
+def _lines(message: str) -> list[str]:
+    out: list[str] = []
+    paragraph: list[str] = []
+
+    def close() -> None:
+        if paragraph:
+            out.append(" ".join(paragraph))
+            paragraph.clear()
+
+    for raw in message.replace("\r", "").split("\n"):
+        line = raw.strip()
+        lowered = line.lower()
+        if not line or any(trailer in lowered for trailer in _TRAILERS):
+            close()
+            continue
+        if line[:2] in ("- ", "* ", "• ") or (line[:1].isdigit() and line[1:3] in (". ", ") ")):
+            close()
+            line = line.lstrip("-*•0123456789.) ").strip()
+            if line:
+                out.append(line)
+            continue
+        paragraph.append(line)
+        if not out:  # the subject is one line
+            close()
+    close()
+    return [line for line in out if len(line) >= 3]
+
+
+_TRIVIAL_SUBJECTS = ("wip", "merge ", "merge:", "revert", "initial commit", "bump ", "release",
+                     "version ", "fixup!", "squash!", "amend", "fix typo", "typo", "format",
+                     "lint", "cleanup", "clean up", "minor", "misc", "tmp", "temp", "save",
+                     "checkpoint", "update readme", "update changelog", "sync ")  # fmt: skip
+
+
+def commit_worth(subject: str) -> bool:
+    """Whether a commit subject says what changed (3 words or more after a conventional
+    prefix like ``feat(ui):``), not a routine commit ("WIP", "Merge ...", "Bump version")."""
+    text = _unprefixed(subject)
+    lowered = text.lower()
+    return len(text.split()) >= 3 and not lowered.startswith(_TRIVIAL_SUBJECTS)
+
+
+def _unprefixed(subject: str) -> str:
+    """"feat(parser): stream the input" -> "stream the input"."""
+    head, colon, rest = subject.partition(": ")
+    if colon and len(head.split()) <= 2 and len(head) <= 24:
+        return rest.strip()
+    return subject.strip()
+
+
+_REASON_WORDS = ("because", "so ", "since", "instead",
+                 "rather than", "to avoid", "to prevent", "to keep", "to reduce", "to bound",
+                 "to limit", "to allow", "to support", "to fix", "to speed", "to ensure",
+                 "to stop", "to save", "to match", "in order to", "otherwise", "avoids",
+                 "prevents", "reduces", "keeps ", "ensures", "allows", "needed for",
+                 "required by", "required for", "caused", "broke", "to work around",
+                 "workaround")  # fmt: skip
+_REASON = (
+    r"\b(?:because|so that|so (?:the|it|we|they)\b|so \S+ (?:is|are|stays?|can|won'?t|doesn'?t"
+    r"|does not|never|always|only)|since|instead of|instead"
+    r"|rather than|in order to|otherwise|needed for|required (?:by|for)|caused|broke"
+    r"|to (?:avoid|prevent|keep|reduce|bound|limit|allow|support|fix|speed|ensure|stop|save"
+    r"|match|work around)|(?:avoids|prevents|reduces|keeps|ensures|allows)\b|workaround)\b"
+)
+
+
+def with_reason(line: str) -> bool:
+    """A line that gives a reason or a purpose for a change."""
+    lowered = line.lower()
+    for word in _REASON_WORDS:
+        if word in lowered:
+            break
+    else:
+        return False
+    return _has(_REASON, line)
+
+
+# --- a change of approach ------------------------------------------------------------------
+
+_APPROACH_VERBS = (
+    r"switch(?:ed|es)?|mov(?:e|ed|es)|migrat(?:e|ed|es)|replac(?:e|ed|es)|chang(?:e|ed|es)"
+    r"|convert(?:ed|s)?|swap(?:ped|s)?|port(?:ed|s)?|adopt(?:ed|s)?|pinn?(?:ed|s)?"
+    r"|disabl(?:e|ed|es)|enabl(?:e|ed|es)|restrict(?:ed|s)?|limit(?:ed|s)?|capp?(?:ed|s)?"
+    r"|defer(?:red|s)?|dropp?(?:ed|s)?|revert(?:ed|s)?|rout(?:e|ed|es)|delegat(?:e|ed|es)"
+    r"|consolidat(?:e|ed|es)|unif(?:y|ied|ies)|split(?:s)?|inlin(?:e|ed|es)|cach(?:e|ed|es)"
+    r"|batch(?:ed|es)?|debounc(?:e|ed|es)|throttl(?:e|ed|es)|stream(?:ed|s)?|made|make[s]?"
+    r"|kept|keep[s]?|us(?:e|ed|es)|configur(?:e|ed|es)|set|default(?:ed|s)?|run[s]?|ran"
+    r"|stor(?:e|ed|es)|load(?:ed|s)?|read[s]?|redact(?:ed|s)?|skipp?(?:ed|s)?|ignor(?:e|ed|es)"
+)
+_APPROACH_HINTS = ("switch", "move", "moved", "migrat", "replac", "chang", "convert", "swap",
+                   "port", "adopt", "pin", "disabl", "enabl", "restrict", "limit", "cap",
+                   "defer", "drop", "revert", "rout", "delegat", "consolidat", "unif", "split",
+                   "inlin", "cach", "batch", "debounc", "throttl", "stream", "made", "make",
+                   "kept", "keep", "us", "configur", "set", "default", "run", "ran", "stor",
+                   "load", "read", "redact", "skip", "ignor")  # fmt: skip
+_APPROACH = (
+    rf"^(?:(?:now|also)\s+)?(?:{_APPROACH_VERBS})\b"
+    r"|^(?:the |an? )?[\w`\"'#.()/@:-]+(?: [\w`\"'#.()/@:-]+){0,3} (?:now )?"
+    rf"(?:{_APPROACH_VERBS})\b"
+)
+# A change between two named things ("from npm to pnpm"), or one made for a purpose.
+_FROM_TO = r"\bfrom \S+(?: \S+){0,3} to \S"
+
+
+def approach(sentence: str) -> bool:
+    """A change of approach stated in a summary: a verb of changing how something is done
+    ("switched", "moved", "pinned", "disabled", "uses") with a reason or purpose, or from one
+    named thing to another. A plain report of files edited ("Updated `x.py`", "Added tests")
+    is none."""
+    text = _label_dropped(sentence)
+    lowered = text.lower()
+    if not lowered.startswith(_APPROACH_HINTS) and " now " not in lowered[:60]:
+        if not any(f" {hint}" in lowered[:80] for hint in _APPROACH_HINTS):
+            return False
+    if lowered.startswith(("i ", "i'", "we ", "let", "you ")):
+        return False
+    if not _has(_APPROACH, text):
+        return False
+    return with_reason(text) or (" from " in lowered and _has(_FROM_TO, text))
+
+
+def _label_dropped(sentence: str) -> str:
+    """"Parser: switched to streaming" -> "switched to streaming" (a bullet's topic label)."""
+    head, colon, rest = sentence.partition(": ")
+    if colon and rest and len(head.split()) <= 4:
+        return rest.strip()
+    return sentence.strip()
+
+
+# --- findings about the project or its environment -----------------------------------------
+
+_LEADS = ("i found that ", "i noticed that ", "i see that ", "i learned that ",
+          "i discovered that ", "i realized that ", "i realised that ", "i confirmed that ",
+          "found that ", "noticed that ", "confirmed that ")  # fmt: skip
+# A verb of state after a short subject: what something is, holds, needs or does.
+_STATE = (
+    r"(?:is|are|isn'?t|aren'?t|uses|requires|needs|expects|returns|reads|loads|writes|stores"
+    r"|lives|runs|calls|depends on|relies on|defaults to|points to|comes from|handles"
+    r"|accepts|only|never|always|has no|have no|doesn'?t|does not|don'?t|do not|can'?t|cannot"
+    r"|won'?t|must|wraps|extends|overrides|imports|exports|registers|sets|checks|ignores"
+    r"|skips|supports|treats|parses|resolves|spawns|invokes|sends|emits|creates|generates"
+    r"|installs|copies|caches|triggers|blocks|rejects|strips|escapes|limits)\b"
+)
+_CLAIM = (
+    r"^(?:the |this |that |its |our |a |an )?"
+    r"(?P<subject>[\w`\"'#.()/@:$~*-]+(?: [\w`\"'#.()/@:$~*-]+){0,5}?)"
+    rf" (?:(?:also|still|already|actually|itself) )?{_STATE}"
+)
+# Where something is set or kept: "is configured in `x`", "lives in", "is read from".
+_WHERE = (
+    r"\b(?:is|are)(?: \w+)? (?:configured|defined|set|declared|registered|stored|kept|loaded"
+    r"|read|generated|built|installed|cached|mounted|served|hosted|pinned|hard-?coded"
+    r"|specified|listed|located|handled|copied|exported|imported) (?:in|at|from|by|via|under"
+    r"|inside|through|with)\b|\b(?:lives?|comes?|resides?) (?:in|at|from|under)\b"
+)
+_LOOKS_BECAUSE = r"\b(?:it |this |that )?looks like\b.{3,160}\bbecause\b"
+_TURNS_OUT = r"\b(?:it )?turns out\b"
+_NOT_A_FINDING = (
+    r"\b(?:might|may|maybe|perhaps|possibly|probably|likely|should|could|would|seems?"
+    r"|appears?|guess|suspect|not sure|wonder|let'?s|let me|i'?ll|we'?ll|i will|i need"
+    r"|we need|going to|next|todo|now (?:uses?|is|are|has|returns?|reads?|calls?))\b"
+    r"|\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|succeed(?:s|ed)?|green|red)\b"
+)
+_PRONOUNS = ("it ", "it's ", "its ", "this ", "that ", "these ", "those ", "they ", "there ",
+             "here ", "we ", "i ", "you ", "he ", "she ", "which ", "what ", "who ", "now ",
+             "then ", "so ", "and ", "but ", "also ", "all ", "both ", "each ", "everything ",
+             "nothing ", "something ")  # fmt: skip
+def finding(sentence: str) -> bool:
+    """A finding about the project or its environment (see the module's doc): a short
+    subject naming something concrete and a verb of state, a place where something is set,
+    "it turns out ...", "it looks like X because ..."; never a plan, a guess, a change just
+    made ("X now uses Y") or a test outcome."""
+    text = sentence.strip()
+    lowered = text.lower()
+    for lead in _LEADS:
+        if lowered.startswith(lead):
+            text = text[len(lead) :]
+            lowered = text.lower()
+            break
+    if not 6 <= len(text.split()) <= 50 or text.endswith(":"):
+        return False
+    led = ("turns out" in lowered and _has(_TURNS_OUT, text)) or (
+        "looks like" in lowered and "because" in lowered and _has(_LOOKS_BECAUSE, text)
+    )
+    if not led and not redirects.concrete(text):
+        return False  # the cheap test most sentences stop at
+    if _has(_NOT_A_FINDING, text):
+        return False
+    if led:
+        return True
+    if _has(_WHERE, text):
+        return True
+    if lowered.startswith(_PRONOUNS):
+        return False
+    found = fastre.cached(_CLAIM, IGNORECASE).search(text)
+    return found is not None and redirects.concrete(found.group("subject"))
+
+
+def may_state(text: str) -> bool:
+    """False only when no sentence of ``text`` can be :func:`approach` or :func:`finding`
+    (a cheap gate: both need a reason word, a lead or something concrete)."""
+    lowered = text.lower()
+    if "turns out" in lowered or "looks like" in lowered or " from " in lowered:
+        return True
+    return any(word in lowered for word in _REASON_WORDS) or redirects.concrete(text)
