@@ -93,8 +93,18 @@ def _after_commit(command: str) -> str | None:
 
 
 def _heredoc(text: str) -> str:
-    """The body of a heredoc whose ``<<`` was just cut off: ``'EOF'\\n...\\nEOF``."""
+    """The body of a heredoc whose ``<<`` was just cut off: ``'EOF'\\n...\\nEOF``; a command
+    captured as one line (``'EOF' Subject Body ... EOF )"``) gives its words as one line, up
+    to the marker or the first trailer."""
     first, _, body = text.partition("\n")
+    if not body:
+        marker, _, words = first.strip().lstrip("-").strip().partition(" ")
+        marker = marker.strip("'\"\\)")
+        if marker and f" {marker}" in words:
+            words = words[: words.index(f" {marker}")]
+        lowered = words.lower()
+        cut = min((lowered.find(t) for t in _TRAILERS if t in lowered), default=len(words))
+        return words[:cut].strip()
     marker = first.strip().lstrip("-").strip().split(" ", 1)[0].strip("'\"\\)")
     out: list[str] = []
     for line in body.split("\n"):
@@ -198,7 +208,7 @@ def commit_worth(subject: str) -> bool:
 
 
 def _unprefixed(subject: str) -> str:
-    """"feat(parser): stream the input" -> "stream the input"."""
+    """ "feat(parser): stream the input" -> "stream the input"."""
     head, colon, rest = subject.partition(": ")
     if colon and len(head.split()) <= 2 and len(head) <= 24:
         return rest.strip()
@@ -244,12 +254,6 @@ _APPROACH_VERBS = (
     r"|kept|keep[s]?|us(?:e|ed|es)|configur(?:e|ed|es)|set|default(?:ed|s)?|run[s]?|ran"
     r"|stor(?:e|ed|es)|load(?:ed|s)?|read[s]?|redact(?:ed|s)?|skipp?(?:ed|s)?|ignor(?:e|ed|es)"
 )
-_APPROACH_HINTS = ("switch", "move", "moved", "migrat", "replac", "chang", "convert", "swap",
-                   "port", "adopt", "pin", "disabl", "enabl", "restrict", "limit", "cap",
-                   "defer", "drop", "revert", "rout", "delegat", "consolidat", "unif", "split",
-                   "inlin", "cach", "batch", "debounc", "throttl", "stream", "made", "make",
-                   "kept", "keep", "us", "configur", "set", "default", "run", "ran", "stor",
-                   "load", "read", "redact", "skip", "ignor")  # fmt: skip
 _APPROACH = (
     rf"^(?:(?:now|also)\s+)?(?:{_APPROACH_VERBS})\b"
     r"|^(?:the |an? )?[\w`\"'#.()/@:-]+(?: [\w`\"'#.()/@:-]+){0,3} (?:now )?"
@@ -266,18 +270,17 @@ def approach(sentence: str) -> bool:
     is none."""
     text = _label_dropped(sentence)
     lowered = text.lower()
-    if not lowered.startswith(_APPROACH_HINTS) and " now " not in lowered[:60]:
-        if not any(f" {hint}" in lowered[:80] for hint in _APPROACH_HINTS):
-            return False
     if lowered.startswith(("i ", "i'", "we ", "let", "you ")):
         return False
-    if not _has(_APPROACH, text):
+    # The cheap tests first: a reason word, or a change "from" one thing "to" another.
+    changed = " from " in lowered and " to " in lowered and _has(_FROM_TO, text)
+    if not changed and not with_reason(text):
         return False
-    return with_reason(text) or (" from " in lowered and _has(_FROM_TO, text))
+    return _has(_APPROACH, text)
 
 
 def _label_dropped(sentence: str) -> str:
-    """"Parser: switched to streaming" -> "switched to streaming" (a bullet's topic label)."""
+    """ "Parser: switched to streaming" -> "switched to streaming" (a bullet's topic label)."""
     head, colon, rest = sentence.partition(": ")
     if colon and rest and len(head.split()) <= 4:
         return rest.strip()
@@ -315,13 +318,23 @@ _TURNS_OUT = r"\b(?:it )?turns out\b"
 _NOT_A_FINDING = (
     r"\b(?:might|may|maybe|perhaps|possibly|probably|likely|should|could|would|seems?"
     r"|appears?|guess|suspect|not sure|wonder|let'?s|let me|i'?ll|we'?ll|i will|i need"
-    r"|we need|going to|next|todo|now (?:uses?|is|are|has|returns?|reads?|calls?))\b"
+    r"|we need|going to|next|todo|now)\b"
     r"|\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|succeed(?:s|ed)?|green|red)\b"
 )
+# Openers of an instruction or a step ("Ensure `gh` is authenticated", "Run `x` ..."): what
+# to do, not what is.
+_IMPERATIVES = ("ensure ", "make sure ", "run ", "install ", "use ", "add ", "set ", "check ",
+                "try ", "open ", "see ", "remember ", "please ", "call ", "create ", "update ",
+                "go ", "click ", "type ", "enter ", "copy ", "paste ", "verify ", "confirm ",
+                "restart ", "reload ", "wait ", "note ", "keep ", "avoid ", "do ", "don't ",
+                "never ", "always ", "if ", "when ", "once ", "after ", "before ",
+                "to ")  # fmt: skip
 _PRONOUNS = ("it ", "it's ", "its ", "this ", "that ", "these ", "those ", "they ", "there ",
              "here ", "we ", "i ", "you ", "he ", "she ", "which ", "what ", "who ", "now ",
              "then ", "so ", "and ", "but ", "also ", "all ", "both ", "each ", "everything ",
              "nothing ", "something ")  # fmt: skip
+
+
 def finding(sentence: str) -> bool:
     """A finding about the project or its environment (see the module's doc): a short
     subject naming something concrete and a verb of state, a place where something is set,
@@ -347,8 +360,8 @@ def finding(sentence: str) -> bool:
         return True
     if _has(_WHERE, text):
         return True
-    if lowered.startswith(_PRONOUNS):
-        return False
+    if lowered.startswith(_PRONOUNS) or lowered.startswith(_IMPERATIVES) or "!" in text:
+        return False  # a pronoun's claim, an instruction, or a cheer ("... features! 🎉")
     found = fastre.cached(_CLAIM, IGNORECASE).search(text)
     return found is not None and redirects.concrete(found.group("subject"))
 

@@ -77,8 +77,10 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str) 
         commands.edit({**record, "files": changed}, state)
         events.edited(changed, record, state)
         return
-    if "commit" in line:  # what the commit message says changed, and why
-        sayings.commit(record, state)
+    if "commit" in line and ("<<" not in line or "transcript" not in state):
+        # What the commit message says changed, and why; a heredoc's lines are read whole
+        # from the transcript where there is one (capture keeps the command as one line).
+        sayings.commit(line, state, record)
     commands.command(record, state)
     if record.get("ok") is True:
         key = command_key(line)[0]

@@ -47,6 +47,7 @@ def choose(
     prose = sorted(
         (c for c in fresh if not happened(c)), key=lambda c: -strengths[str(c.get("id"))]
     )
+    prose = _few_findings(prose, len(asked), per_session)
     events_asked = _events_asked(found, asked)
     reserve = per_session // 3
     room = max(0, min(per_turn, per_session - len(asked)))
@@ -60,6 +61,26 @@ def choose(
     chosen = events[:events_first] + prose[:prose_first]
     chosen.sort(key=lambda c: fresh.index(c))
     return chosen
+
+
+# Findings said without a cause's or a choice's words ("`X` is configured in `Y`") are
+# plentiful in a long session's notes: a request names a few, and only while the session has
+# used less than half its cap, so they never take the room of a later turn's stronger lesson.
+FINDINGS_PER_REQUEST = 2
+
+
+def _few_findings(
+    prose: list[dict[str, object]], asked: int, per_session: int
+) -> list[dict[str, object]]:
+    allowed = FINDINGS_PER_REQUEST if asked < per_session // 2 else 0
+    kept: list[dict[str, object]] = []
+    for candidate in prose:
+        if candidate.get("form") == "finding":
+            if allowed <= 0:
+                continue
+            allowed -= 1
+        kept.append(candidate)
+    return kept
 
 
 def prose_room(found: dict[str, object], asked: list[object], per_session: int) -> int:

@@ -75,7 +75,7 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
     if readable and _prose_room(current, config):
         # Capture records the same texts as notes, in parallel: read them here with this
         # state's own offset, and leave the buffer's notes alone (see candidates.scan).
-        notes, current["transcript"] = transcript_tail.turn_notes(
+        notes, commits, current["transcript"] = transcript_tail.turn_said(
             str(transcript), current.get("transcript"), said
         )
         masker = _SentenceMasker(config)
@@ -84,6 +84,8 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
             if _may_state_lesson(text):
                 # Read unmasked, in memory; only the sentences kept are masked (cheaper).
                 sayings.note(_without_private(text), current, None, masker.mask)
+        for command in commits:  # whole here; capture keeps one line of 200 characters
+            sayings.commit(_without_private(command), current, None, masker.mask)
     candidates.scan(records, current)
     if said.strip() and _may_state_lesson(said[:MAX_MESSAGE]):
         candidates.message(_masked(said[:MAX_MESSAGE], config), current, None)

@@ -281,13 +281,21 @@ def subagent(record: dict[str, object], state: dict[str, object]) -> None:
         add(state, "subagent", found.lower(), [f'a sub-agent reported: "{found}"'], record)
 
 
-def commit(record: dict[str, object], state: dict[str, object]) -> None:
+def commit(
+    command: str,
+    state: dict[str, object],
+    record: dict[str, object] | None,
+    mask: "Callable[[str], str] | None" = None,
+) -> None:
     """A ``git commit`` whose message says what changed: its subject and the first line of
-    its body that gives a reason ("to avoid ...", "This reduces ...", "Instead of ...")."""
-    lines = statements.commit_message(text_of(record, "input"))
+    its body that gives a reason ("to avoid ...", "This reduces ...", "Instead of ...").
+    ``mask``: the command is not masked yet (read from a transcript)."""
+    lines = statements.commit_message(command)
     if not lines or not statements.commit_worth(lines[0]):
         return
     subject = lines[0]
     why = next((line.rstrip(":") for line in lines[1:] if statements.with_reason(line)), "")
+    if mask is not None:
+        subject, why = mask(subject), mask(why) if why else ""
     said = [f'commit message: "{subject}"'] + ([f'"{why}"'] if why else [])
     add(state, "decision", subject.lower(), said, record, form="commit")

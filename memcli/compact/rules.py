@@ -23,6 +23,7 @@ from memcli import signals
 from memcli.compact import (
     chains,
     commands,
+    commits,
     events,
     explain,
     facts,
@@ -83,6 +84,7 @@ class Context:
     session: str
     instructions: text.InstructionFiles
     edit_hints: dict[str, str] = field(default_factory=dict)  # edit obs id -> "`a` -> `b`"
+    commits: dict[str, str] = field(default_factory=dict)  # commit obs id -> its whole command
     used: set[tuple[str, int]] = field(default_factory=set)  # (conclusion id, sentence no.)
 
 
@@ -191,6 +193,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used, ran))
     notes = [n for n in analysis.notes if not n.carried]  # an earlier batch read those
     drafts.extend(prose.decisions(notes, ctx.session, ctx.used, ran, mid_turn=True))
+    drafts.extend(commits.drafts(analysis.obs, ctx.commits, ctx.session))
     for episode in analysis.unresolved:
         between = [o for o in episode.fixes if facts.is_setup(o.input)]
         progress = facts.setup_progress(episode.command, episode.failures, between, ctx.session)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from memcli import detached, untrusted
-from memcli.compact import buffers, carry, merge, rules, session, summarizer, tasks, text
+from memcli.compact import buffers, carry, commits, merge, rules, session, summarizer, tasks, text
 from memcli.compact.drafts import Draft
 from memcli.compact.observations import Obs, from_records
 from memcli.errors import MemError
@@ -125,6 +125,7 @@ def compact_observations(
         session=session_id,
         instructions=text.InstructionFiles(_instruction_texts(memory.root)),
         edit_hints=_edit_hints(paths.local, analysis, raws or {}),
+        commits=_whole_commits(paths.local, analysis, raws or {}),
     )
     compactor, drafts = "rules", None
     user_compact = _user_compact_settings(paths)
@@ -231,6 +232,34 @@ def _edit_hints(
             if hint:
                 hints[str(record["id"])] = hint
     return hints
+
+
+def _whole_commits(
+    local: Path, analysis: rules.Analysis, raws: dict[str, dict[str, Any]]
+) -> dict[str, str]:
+    """Commit commands with a heredoc message, whole (their line ends tell the subject from
+    the body), from their (masked) raw records: observation id -> command."""
+    found: dict[str, str] = {}
+    wanted: dict[str, set[str]] = {}
+    for o in analysis.obs:
+        if not commits.is_commit(o) or "<<" not in o.input or o.carried:
+            continue
+        if o.id in raws:
+            found[o.id] = _command_of(raws[o.id].get("payload"))
+            continue
+        file_name, _, obs_id = o.raw.partition("#")
+        if obs_id and file_name.startswith("raw/") and "/" not in file_name[4:]:
+            wanted.setdefault(file_name, set()).add(obs_id)
+    for file_name, ids in wanted.items():
+        for record in buffer.raw_records(str(local / file_name), ids):
+            found[str(record["id"])] = _command_of(record.get("payload"))
+    return {k: v for k, v in found.items() if v}
+
+
+def _command_of(payload: object) -> str:
+    args = payload.get("tool_input") if isinstance(payload, dict) else None
+    command = args.get("command") if isinstance(args, dict) else None
+    return command if isinstance(command, str) else ""
 
 
 def _hint(payload: object) -> str:

@@ -35,7 +35,10 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW
 # first) or is a sub-agent's (whose tool calls end a report; Claude Code writes that flag
 # among a line's first keys).
 _MARK = b'"assistant"'
-_TOKENS = rb'"(?:text"|isSidechain": ?true)'  # a "text" key, or the sidechain flag
+# A "text" key, the sidechain flag, or a commit (whose message says what changed and why:
+# capture keeps a command as one line of 200 characters, a heredoc's subject lost in it).
+_TOKENS = rb'"(?:text"|isSidechain": ?true)|git commit'
+MAX_COMMITS = 20  # commit commands per call
 _HEAD = 400
 _MAIN = ""
 
@@ -46,6 +49,7 @@ class TurnTexts:
 
     def __init__(self) -> None:
         self.texts: list[tuple[int, str]] = []  # (position, text) of the main chain
+        self.commits: list[str] = []  # the main chain's `git commit` command lines
         self.reports: dict[str, tuple[int, str]] = {}  # sidechain -> its last text so far
         self.position = 0
 
@@ -82,6 +86,11 @@ class TurnTexts:
                     self.reports[chain] = (self.position, text)
             elif kind == "tool_use" and chain != _MAIN:
                 self.reports.pop(chain, None)  # not its final word: it went on working
+            elif kind == "tool_use" and len(self.commits) < MAX_COMMITS:
+                given = block.get("input")
+                command = given.get("command") if isinstance(given, dict) else None
+                if isinstance(command, str) and "git commit" in command:
+                    self.commits.append(command[:MAX_NOTE])
 
     def _codex(self, item: object) -> None:
         if not isinstance(item, dict) or item.get("type") != "message":
@@ -108,6 +117,7 @@ class TurnTexts:
     def clear(self) -> None:
         self.texts.clear()
         self.reports.clear()
+        self.commits.clear()
 
 
 def read_new(path: str, mark: object) -> "tuple[list[dict[str, object]], dict[str, object]]":
@@ -186,11 +196,20 @@ def turn_notes(
     path: str, mark: object, last_message: str = ""
 ) -> "tuple[list[str], dict[str, object]]":
     """The notes appended to the transcript at ``path`` since ``mark``, and the new mark."""
+    notes, _commits, new_mark = turn_said(path, mark, last_message)
+    return notes, new_mark
+
+
+def turn_said(
+    path: str, mark: object, last_message: str = ""
+) -> "tuple[list[str], list[str], dict[str, object]]":
+    """The notes and the `git commit` commands (whole, with their messages' line ends)
+    appended to the transcript at ``path`` since ``mark``, and the new mark."""
     records, new_mark = read_new(path, mark)
     texts = TurnTexts()
     for record in records:
         texts.feed(record)
     try:
-        return texts.notes(last_message), new_mark
+        return texts.notes(last_message), list(texts.commits), new_mark
     except Exception:  # noqa: BLE001 - odd input never breaks a hook
-        return [], new_mark
+        return [], [], new_mark

@@ -1,0 +1,66 @@
+"""Decisions stated in commit messages: a ``git commit`` whose message says what changed and
+why ("Configure the test workflow to run only on PRs" with "Changed the triggers to prevent
+running on every push") is a **decision** (assumed), even when no decision word is in it.
+
+Only with a reason (in the subject or a body line: "to avoid", "instead of", "This reduces
+..."): a subject alone says what changed, not why (the checkpoint still asks about it; the
+model knows). Routine commits ("WIP", "Merge ...", "Bump version") never. A heredoc's message
+is read from the command's raw record, where its line ends survive (capture keeps a command
+as one line); a subject that cannot be told from its body (a one-line heredoc) makes nothing.
+"""
+
+from __future__ import annotations
+
+from memcli import statements
+from memcli.compact import text
+from memcli.compact.drafts import Draft, evidence, importance
+from memcli.compact.observations import Obs
+
+MAX_SUBJECT = 150  # longer: a one-line heredoc whose subject and body run together
+
+
+def is_commit(o: Obs) -> bool:
+    return o.is_command and "commit" in o.input and "git" in o.input
+
+
+def drafts(obs: list[Obs], whole: dict[str, str], session: str) -> list[Draft]:
+    """The decisions of the session's commit messages; ``whole``: observation id -> the
+    command as the agent ran it (from its raw record), where capture's line would lose the
+    message's line ends."""
+    out: list[Draft] = []
+    seen: set[str] = set()
+    for o in obs:
+        if not is_commit(o) or o.carried:
+            continue
+        lines = statements.commit_message(whole.get(o.id) or o.input)
+        if not lines or not statements.commit_worth(lines[0]) or len(lines[0]) > MAX_SUBJECT:
+            continue
+        subject = lines[0]
+        why = next((line.rstrip(":") for line in lines[1:] if statements.with_reason(line)), "")
+        if not why and not statements.with_reason(subject):
+            continue
+        key = text.normalized(subject)
+        if key in seen:
+            continue  # the same commit again (a retry after a failed signing)
+        seen.add(key)
+        title = text.title_of(subject)
+        out.append(
+            Draft(
+                rule="commit",
+                key=key,
+                kind="decision",
+                title=title,
+                body=f"{title}.\n{text.one_line(why, 300)}\n" if why else f"{title}.",
+                ts=o.ts,
+                session=session,
+                tags=text.tags_from([subject, why]),
+                importance=importance("decision", False),
+                evidence=[
+                    evidence(
+                        f"git commit: {subject}" + (f" | {why}" if why else ""), o.raw, session
+                    )
+                ],  # fmt: skip
+                restatement=True,
+            )
+        )
+    return out

@@ -1,0 +1,125 @@
+"""Lessons said with no failing command near them, driven through the hooks `mem hooks
+install` writes for Claude Code (a growing transcript, each tool call a `PostToolUse`): a
+commit message that says what changed and why, a change of approach in the closing summary,
+and a finding about the project said in a note between tool calls. The checkpoint names
+them; narration around them (a list of files edited, a plan, a guess) it does not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_checkpoint_hooks import Session
+
+SESSION = "said-1"
+HEREDOC_COMMIT = (
+    "git add pnpm-workspace.yaml package.json && git commit -m \"$(cat <<'EOF'\n"
+    "Use pnpm workspaces for the monorepo\n\n"
+    "npm installed every package's dependencies twice, so installs took\n"
+    "minutes; one workspace keeps a single lock file.\n\n"
+    'Co-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"'
+)
+FINAL = (
+    "All set. Summary of the changes:\n\n"
+    "- Switched the log parser to streaming mode to bound memory on large files\n"
+    "- Updated `src/parser.ts` and `src/cli.ts`\n"
+    "- Added tests in `tests/parser.test.ts`\n"
+)
+
+
+class Transcript:
+    """A Claude Code transcript that grows as the session goes, with its hooks fired."""
+
+    def __init__(self, session: Session, path: Path) -> None:
+        self.session, self.path = session, path
+        self.calls = 0
+
+    def base(self, event: str) -> dict[str, Any]:
+        return {"session_id": SESSION, "transcript_path": str(self.path),
+                "hook_event_name": event, "permission_mode": "default"}  # fmt: skip
+
+    def append(self, line: dict[str, Any]) -> None:
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({**line, "sessionId": SESSION}) + "\n")
+
+    def prompt(self, text: str) -> None:
+        self.append({"type": "user", "message": {"role": "user", "content": text}})
+        self.session.fire({**self.base("UserPromptSubmit"), "prompt": text})
+
+    def bash(self, note: str, command: str, output: str = "") -> None:
+        self.calls += 1
+        call = f"toolu_{self.calls:03d}"
+        used = {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": command}}
+        self.append({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": note}, used]}})  # fmt: skip
+        self.session.fire({**self.base("PostToolUse"), "tool_name": "Bash",
+                           "tool_input": {"command": command}, "tool_use_id": call,
+                           "tool_response": {"stdout": output, "stderr": "",
+                                             "interrupted": False}})  # fmt: skip
+        self.append({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call, "content": output}]}})  # fmt: skip
+
+    def stop(self, message: str) -> str:
+        self.append({"type": "assistant", "message": {"role": "assistant",
+                     "content": [{"type": "text", "text": message}]}})  # fmt: skip
+        outputs = self.session.fire(
+            {**self.base("Stop"), "stop_hook_active": False, "last_assistant_message": message}
+        )
+        return next((o for o in outputs if o.strip()), "")
+
+
+@pytest.fixture
+def transcript(repo: Path, tmp_path: Path) -> Transcript:
+    return Transcript(Session(repo), tmp_path / f"{SESSION}.jsonl")
+
+
+def candidate_lines(out: str) -> list[str]:
+    return [x for x in json.loads(out)["reason"].splitlines() if x.startswith("- c")]
+
+
+def test_a_commit_message_a_change_of_approach_and_a_finding_are_asked_about(
+    transcript: Transcript,
+) -> None:
+    transcript.prompt("Make the install faster and keep the parser's memory bounded.")
+    transcript.bash(
+        "Let me look at how the workspace is set up.", "cat package.json", '{"name": "logs"}'
+    )
+    transcript.bash(
+        "The test command is configured in `package.json` under `scripts.test`, not in "
+        "a Makefile. I'll check the lock file next.",
+        "ls",
+        "package.json\npnpm-lock.yaml\nsrc",
+    )
+    transcript.bash(
+        "The `pnpm-lock.yaml` file might be stale here, let me see.", "git status --short", ""
+    )
+    transcript.bash("Committing the workspace change.", HEREDOC_COMMIT, "[main 1a2b3c4] Use pnpm")
+    lines = candidate_lines(transcript.stop(FINAL))
+    (commit,) = [x for x in lines if "Use pnpm workspaces" in x]
+    assert "[decision -> decision]" in commit and "installs took minutes" in commit
+    assert "Co-Authored-By" not in commit
+    (approach,) = [x for x in lines if "streaming mode" in x]
+    assert "[decision -> decision]" in approach
+    (fact,) = [x for x in lines if "configured in `package.json`" in x]
+    assert "[fact -> env]" in fact
+    # A list of files edited, a plan and a guess are narration, not lessons.
+    assert not [x for x in lines if "Updated `src/parser.ts`" in x or "Added tests" in x]
+    assert not [x for x in lines if "might be stale" in x or "check the lock file" in x]
+    assert transcript.stop("Done.") == ""  # never twice
+
+
+def test_commit_messages_given_as_several_options(transcript: Transcript) -> None:
+    transcript.prompt("Stop running CI on every push.")
+    transcript.bash(
+        "Committing.",
+        'git add .github/workflows/test.yml && git commit --no-gpg-sign -m "Run the test '
+        'workflow only on pull requests and manual dispatch" -m "Changed workflow triggers:" '
+        '-m "- Removed the push trigger" -m "This reduces CI noise and Actions minutes."',
+        "[main 5d6e7f8] Run the test workflow",
+    )
+    transcript.bash("Tidying up.", 'git commit --amend --no-edit && git commit -m "WIP"', "")
+    (commit,) = [x for x in candidate_lines(transcript.stop("Pushed.")) if "commit" in x]
+    assert "only on pull requests and manual dispatch" in commit
+    assert "This reduces CI noise and Actions minutes." in commit
