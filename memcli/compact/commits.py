@@ -2,11 +2,12 @@
 why ("Configure the test workflow to run only on PRs" with "Changed the triggers to prevent
 running on every push") is a **decision** (assumed), even when no decision word is in it.
 
-Only with a reason (in the subject or a body line: "to avoid", "instead of", "This reduces
-..."): a subject alone says what changed, not why (the checkpoint still asks about it; the
-model knows). Routine commits ("WIP", "Merge ...", "Bump version") never. A heredoc's message
-is read from the command's raw record, where its line ends survive (capture keeps a command
-as one line); a subject that cannot be told from its body (a one-line heredoc) makes nothing.
+Only with a reason in the subject or the body's first line ("to avoid", "instead of", "This
+reduces ..."): a subject alone says what changed, not why (the checkpoint still asks about it; the
+model knows). Routine commits ("WIP", "Merge ...", "Bump version") never. The message is read
+from the command's raw record, where it is whole and its line ends survive (capture keeps a
+command as one line of 200 characters); a subject that cannot be told from its body (a
+one-line heredoc, with no raw record) makes nothing.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def drafts(obs: list[Obs], whole: dict[str, str], session: str) -> list[Draft]:
         if not lines or not statements.commit_worth(lines[0]) or len(lines[0]) > MAX_SUBJECT:
             continue
         subject = lines[0]
-        why = next((line.rstrip(":") for line in lines[1:] if statements.with_reason(line)), "")
+        # The why of the subject: the subject itself or the body's first line. A reason
+        # further down belongs to one bullet of a many-part commit, not to its subject.
+        why = lines[1].rstrip(":") if len(lines) > 1 and statements.with_reason(lines[1]) else ""
         if not why and not statements.with_reason(subject):
             continue
         key = text.normalized(subject)

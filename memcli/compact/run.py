@@ -237,12 +237,13 @@ def _edit_hints(
 def _whole_commits(
     local: Path, analysis: rules.Analysis, raws: dict[str, dict[str, Any]]
 ) -> dict[str, str]:
-    """Commit commands with a heredoc message, whole (their line ends tell the subject from
-    the body), from their (masked) raw records: observation id -> command."""
+    """Commit commands whole (capture cuts a command at 200 characters, and a heredoc's line
+    ends tell its subject from its body), from their (masked) raw records: observation id ->
+    command."""
     found: dict[str, str] = {}
     wanted: dict[str, set[str]] = {}
     for o in analysis.obs:
-        if not commits.is_commit(o) or "<<" not in o.input or o.carried:
+        if not commits.is_commit(o) or o.carried:
             continue
         if o.id in raws:
             found[o.id] = _command_of(raws[o.id].get("payload"))

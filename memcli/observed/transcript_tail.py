@@ -175,7 +175,7 @@ def _records(data: bytes, stop: int = -1) -> list[dict[str, object]]:
         if at < taken_to:
             continue
         start = data.rfind(b"\n", 0, at) + 1
-        if data[at + 1 : at + 2] == b"i" and match.end() - start > _HEAD:
+        if data[at : at + 2] == b'"i' and match.end() - start > _HEAD:
             continue  # a sidechain flag counts among a line's first keys only
         end = data.find(b"\n", at, stop)
         end = stop if end < 0 else end

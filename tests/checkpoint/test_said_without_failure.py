@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from test_checkpoint_hooks import Session
 
+from memcli import api
+
 SESSION = "said-1"
 HEREDOC_COMMIT = (
     "git add pnpm-workspace.yaml package.json && git commit -m \"$(cat <<'EOF'\n"
@@ -52,8 +54,14 @@ class Transcript:
         self.calls += 1
         call = f"toolu_{self.calls:03d}"
         used = {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": command}}
-        self.append({"type": "assistant", "message": {"role": "assistant", "content": [
-            {"type": "text", "text": note}, used]}})  # fmt: skip
+        # As Claude Code writes them: a line per content block, each after the line's
+        # metadata (far more than a few hundred characters of it before the command).
+        meta = {"parentUuid": "0" * 36, "isSidechain": False, "cwd": "/" + "w" * 300,
+                "userType": "external", "version": "2.0.72"}  # fmt: skip
+        self.append({**meta, "type": "assistant", "message": {"role": "assistant",
+                     "content": [{"type": "text", "text": note}]}})  # fmt: skip
+        self.append({**meta, "type": "assistant", "message": {"role": "assistant",
+                     "content": [used]}})  # fmt: skip
         self.session.fire({**self.base("PostToolUse"), "tool_name": "Bash",
                            "tool_input": {"command": command}, "tool_use_id": call,
                            "tool_response": {"stdout": output, "stderr": "",
@@ -123,3 +131,30 @@ def test_commit_messages_given_as_several_options(transcript: Transcript) -> Non
     (commit,) = [x for x in candidate_lines(transcript.stop("Pushed.")) if "commit" in x]
     assert "only on pull requests and manual dispatch" in commit
     assert "This reduces CI noise and Actions minutes." in commit
+
+
+def test_compaction_keeps_the_commits_decision_and_the_change_of_approach(
+    transcript: Transcript,
+) -> None:
+    transcript.prompt("Make the install faster and keep the parser's memory bounded.")
+    transcript.bash(
+        "The test command is configured in `package.json` under `scripts.test`.", "ls", "src"
+    )
+    transcript.bash("Committing the workspace change.", HEREDOC_COMMIT, "[main 1a2b3c4] Use pnpm")
+    transcript.bash("A routine commit.", 'git commit -am "Add comprehensive testing docs"', "")
+    transcript.stop(FINAL)
+    session = transcript.session
+    assert session.mem("compact").returncode == 0
+    memory = api.Memory.open(session.root)
+    items = {i.title: i for i in memory.items()}
+    # The heredoc's subject and body told apart from the raw record, the reason kept.
+    commit = items["Use pnpm workspaces for the monorepo"]
+    assert commit.kind == "decision" and "one workspace keeps a single lock file" in commit.body
+    approach = items["Switched the log parser to streaming mode to bound memory on large files"]
+    assert approach.kind == "decision"
+    # A commit without a reason, a finding said mid-turn and a list of files edited: no item.
+    assert len(items) == 2, sorted(items)
+    before = sorted((i.id, i.title, i.updated) for i in memory.items())
+    assert session.mem("compact").returncode == 0
+    assert sorted((i.id, i.title, i.updated) for i in memory.items()) == before
+    assert memory.lint() == []
