@@ -352,16 +352,22 @@ def finding(sentence: str) -> bool:
     led = ("turns out" in lowered and _has(_TURNS_OUT, text)) or (
         "looks like" in lowered and "because" in lowered and _has(_LOOKS_BECAUSE, text)
     )
-    if not led and not redirects.concrete(text):
+    # "The API returns dates in UTC, so ...": a claim with its consequence, named or not.
+    consequence = ", so " in lowered
+    if not led and not consequence and not redirects.concrete(text):
         return False  # the cheap test most sentences stop at
     if _has(_NOT_A_FINDING, text):
         return False
     if led:
         return True
-    if _has(_WHERE, text):
-        return True
     if lowered.startswith(_PRONOUNS) or lowered.startswith(_IMPERATIVES) or "!" in text:
         return False  # a pronoun's claim, an instruction, or a cheer ("... features! 🎉")
+    if consequence and _has(_CLAIM, text.split(", so ", 1)[0]):
+        return True
+    if not redirects.concrete(text):
+        return False
+    if _has(_WHERE, text):
+        return True
     found = fastre.cached(_CLAIM, IGNORECASE).search(text)
     return found is not None and redirects.concrete(found.group("subject"))
 
@@ -373,3 +379,9 @@ def may_state(text: str) -> bool:
     if "turns out" in lowered or "looks like" in lowered or " from " in lowered:
         return True
     return any(word in lowered for word in _REASON_WORDS) or redirects.concrete(text)
+
+
+def reasoned(sentence: str) -> bool:
+    """A finding that says why or what follows ("it turns out", "because", ", so ")."""
+    lowered = sentence.lower()
+    return any(word in lowered for word in ("turns out", "because", ", so ", "which means"))

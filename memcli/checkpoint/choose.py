@@ -47,7 +47,7 @@ def choose(
     prose = sorted(
         (c for c in fresh if not happened(c)), key=lambda c: -strengths[str(c.get("id"))]
     )
-    prose = _few_findings(prose, len(asked), per_session)
+    prose = _few_findings(prose, found, asked, per_session)
     events_asked = _events_asked(found, asked)
     reserve = per_session // 3
     room = max(0, min(per_turn, per_session - len(asked)))
@@ -64,15 +64,23 @@ def choose(
 
 
 # Findings said without a cause's or a choice's words ("`X` is configured in `Y`") are
-# plentiful in a long session's notes: a request names a few, and only while the session has
-# used less than half its cap, so they never take the room of a later turn's stronger lesson.
+# plentiful in a long session's notes: a request names at most 2, a session a quarter of its
+# cap, and only while it has used less than half of it, so they never take the room of a
+# later turn's stronger lesson.
 FINDINGS_PER_REQUEST = 2
 
 
 def _few_findings(
-    prose: list[dict[str, object]], asked: int, per_session: int
+    prose: list[dict[str, object]],
+    found: dict[str, object],
+    asked: list[object],
+    per_session: int,
 ) -> list[dict[str, object]]:
-    allowed = FINDINGS_PER_REQUEST if asked < per_session // 2 else 0
+    earlier = [found.get(a) for a in asked if isinstance(a, str)]
+    findings_asked = sum(1 for c in earlier if isinstance(c, dict) and c.get("form") == "finding")
+    allowed = min(FINDINGS_PER_REQUEST, per_session // 4 - findings_asked)
+    if len(asked) >= per_session // 2:
+        allowed = 0
     kept: list[dict[str, object]] = []
     for candidate in prose:
         if candidate.get("form") == "finding":

@@ -226,8 +226,10 @@ def strength(candidate: dict[str, object]) -> int:
     kind = candidate.get("kind")
     score = 1
     form = candidate.get("form")
-    if form in ("question", "fragment", "pasted", "finding"):
-        score = 0  # a finding said without a cause's words: behind what says why
+    if form == "finding":  # said without a cause's words: behind what says why
+        score = 1 if statements.reasoned(said) else 0
+    elif form in ("question", "fragment", "pasted"):
+        score = 0
     elif form == "commit":
         score = 2 if isinstance(lines, list) and len(lines) > 1 else 1  # with its reason: 2
     elif kind in ("correction", "convention"):

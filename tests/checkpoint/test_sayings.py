@@ -189,3 +189,21 @@ def test_a_change_explained_by_what_it_replaced(text: str, kind: str) -> None:
 )
 def test_what_only_mentions_the_old_code_is_no_candidate(text: str) -> None:
     assert found(text) == []
+
+
+def test_findings_take_a_few_places_and_never_a_later_turns_lesson() -> None:
+    said = 'you said: "`x.py` reads `y.json`."'
+    findings = [candidate("fact", f"{said} {n}", form="finding") for n in range(12)]
+    config: dict[str, object] = {"max_per_turn": 8, "max_per_session": 16}
+    state: dict[str, object] = {"candidates": {c["id"]: c for c in findings}, "asked": []}
+    first = run._choose(state, config)
+    assert len(first) == 2  # at most 2 a request, whatever room is left
+    state["asked"] = [c["id"] for c in first]
+    second = run._choose(state, config)
+    assert len(second) == 2
+    state["asked"] = [*state["asked"], *(c["id"] for c in second)]  # type: ignore[misc]
+    assert run._choose(state, config) == []  # a quarter of the session's cap: 4
+    # A later turn's cause is still asked about, and before any finding.
+    cause = candidate("cause", 'you said: "The root cause was a stale lock in `db.py`."')
+    state["candidates"][cause["id"]] = cause  # type: ignore[index]
+    assert [c["id"] for c in run._choose(state, config)] == [cause["id"]]

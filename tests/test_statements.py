@@ -1,0 +1,120 @@
+"""What a commit message, a closing summary's bullet and a note say without a failing
+command: the shapes of :mod:`memcli.statements`, each with the narration it must refuse."""
+
+from __future__ import annotations
+
+import pytest
+
+from memcli import statements
+
+
+@pytest.mark.parametrize(
+    ("command", "lines"),
+    [
+        (
+            "git commit -m \"$(cat <<'EOF'\nSwitch the parser to streaming mode\n\nLarge logs\n"
+            "ran out of memory, so the parser now streams.\n\n- Drop the buffer\n\n"
+            'Co-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"',
+            [
+                "Switch the parser to streaming mode",
+                "Large logs ran out of memory, so the parser now streams.",
+                "Drop the buffer",
+            ],
+        ),
+        (
+            'cd app && git add . && git commit --no-gpg-sign -m "Use pnpm workspaces" '
+            '-m "One lock file instead of four." && git push',
+            ["Use pnpm workspaces", "One lock file instead of four."],
+        ),
+        (
+            "git -C repo commit -am 'Pin node to 20 for the CI image'",
+            ["Pin node to 20 for the CI image"],
+        ),
+        (
+            'git commit --message="Cache the token to avoid a login per call"',
+            ["Cache the token to avoid a login per call"],
+        ),  # fmt: skip
+        # Captured as one line (no raw record): the words up to the marker or a trailer.
+        (
+            "git commit -m \"$(cat <<'EOF' Use uv for installs It is faster. "
+            'Co-Authored-By: x EOF )"',
+            ["Use uv for installs It is faster."],
+        ),
+        ("git commit --amend --no-edit", []),
+        ("git log --grep 'git commit -m x'", []),
+    ],
+)
+def test_commit_messages(command: str, lines: list[str]) -> None:
+    assert statements.commit_message(command) == lines
+
+
+@pytest.mark.parametrize(
+    ("subject", "worth"),
+    [
+        ("Use pnpm workspaces for the monorepo", True),
+        ("feat(parser): stream the input", True),
+        ("WIP", False),
+        ("Merge branch 'main' into feature", False),
+        ("Bump version to 1.2.3", False),
+        ("fix typo in README", False),
+        ("fix: typo", False),
+    ],
+)
+def test_routine_commits_are_no_lesson(subject: str, worth: bool) -> None:
+    assert statements.commit_worth(subject) is worth
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Switched the parser to streaming mode to bound memory", True),
+        ("Moved from npm to pnpm for the workspace", True),
+        ("Parser: switched to streaming mode so memory stays bounded", True),
+        ("The CI workflow now runs only on pull requests to save Actions minutes", True),
+        # What was done, with no reason and no change between two named things.
+        ("Updated `src/parser.ts` and `src/cli.ts`", False),
+        ("Added tests in `tests/parser.test.ts`", False),
+        ("Switched the parser to streaming mode", False),
+        ("I switched to pnpm to save time", False),
+    ],
+)
+def test_a_change_of_approach(sentence: str, expected: bool) -> None:
+    assert statements.approach(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The test command is configured in `package.json` under scripts.",
+        "`publish_session.py` reads the session id from `~/.claude/session.json`.",
+        "CLAUDE_SESSION_ID is not exposed to commands as an environment variable.",
+        "It turns out the hooks get the session id on stdin, not in the environment.",
+        "It looks like the cache is stale because the build script never reruns.",
+        "I found that `settings.py` loads `.env` only in debug mode.",
+        "Vue 3 and Bootstrap 5 are loaded from CDNs in index.html.",
+    ],
+)
+def test_findings(sentence: str) -> None:
+    assert statements.finding(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Let me check `settings.py` to see where the port is set.",  # a plan
+        "The file `src/app.ts` might be the problem here somehow.",  # a guess
+        "`npm test` fails with a TypeError in price.js at the moment.",  # an outcome
+        "The `M-Claude` repository is now a professional-grade project!",  # a cheer, "now"
+        "Ensure `gh` is authenticated: run `gh auth login` first.",  # an instruction
+        "It uses `Row` components for each line of the list.",  # a pronoun's claim
+        "The colours look nicer in the dark theme than they did before.",  # nothing concrete
+    ],
+)
+def test_no_findings(sentence: str) -> None:
+    assert not statements.finding(sentence)
+
+
+def test_a_reason_or_purpose() -> None:
+    assert statements.with_reason("Changed workflow triggers to prevent running on every push")
+    assert statements.with_reason("This reduces CI noise and Actions minutes.")
+    assert not statements.with_reason("Create tests/README.md with installation instructions")
