@@ -215,19 +215,26 @@ def _unprefixed(subject: str) -> str:
     return subject.strip()
 
 
-_REASON_WORDS = ("because", "so ", "since", "instead",
+_REASON_WORDS = ("because", "so ", "since", "instead", "until ",
                  "rather than", "to avoid", "to prevent", "to keep", "to reduce", "to bound",
                  "to limit", "to allow", "to support", "to fix", "to speed", "to ensure",
                  "to stop", "to save", "to match", "in order to", "otherwise", "avoids",
                  "prevents", "reduces", "keeps ", "ensures", "allows", "needed for",
                  "required by", "required for", "caused", "broke", "to work around",
-                 "workaround")  # fmt: skip
+                 "workaround", "to cut", "to lower", "to improve", "to simplify", "to decouple",
+                 "to isolate", "to unblock", "to handle", "to guarantee", "to preserve",
+                 "to protect", "to satisfy", "to comply", "to catch", "to detect", "to survive",
+                 "to tolerate", "to free", "to shrink", "to trim", "to bypass", "to let",
+                 "to stay", "to get rid", "to make sure")  # fmt: skip
 _REASON = (
     r"\b(?:because|so that|so (?:the|it|we|they)\b|so \S+ (?:is|are|stays?|can|won'?t|doesn'?t"
     r"|does not|never|always|only)|since|instead of|instead"
     r"|rather than|in order to|otherwise|needed for|required (?:by|for)|caused|broke"
     r"|to (?:avoid|prevent|keep|reduce|bound|limit|allow|support|fix|speed|ensure|stop|save"
-    r"|match|work around)|(?:avoids|prevents|reduces|keeps|ensures|allows)\b|workaround)\b"
+    r"|match|work around|cut|lower|improve|simplify|decouple|isolate|unblock|handle|guarantee"
+    r"|preserve|protect|satisfy|comply|catch|detect|survive|tolerate|free|shrink|trim|bypass"
+    r"|let|stay|get rid|make sure)|until (?:the |a |an |it |we |\S+ (?:is|are|gets?|lands?))"
+    r"|(?:avoids|prevents|reduces|keeps|ensures|allows)\b|workaround)\b"
 )
 
 
@@ -354,7 +361,8 @@ def finding(sentence: str) -> bool:
     )
     # "The API returns dates in UTC, so ...": a claim with its consequence, named or not.
     consequence = ", so " in lowered
-    if not led and not consequence and not redirects.concrete(text):
+    named = redirects.concrete(text) or _number(text)
+    if not led and not consequence and not named:
         return False  # the cheap test most sentences stop at
     if _has(_NOT_A_FINDING, text):
         return False
@@ -364,12 +372,34 @@ def finding(sentence: str) -> bool:
         return False  # a pronoun's claim, an instruction, or a cheer ("... features! 🎉")
     if consequence and _has(_CLAIM, text.split(", so ", 1)[0]):
         return True
-    if not redirects.concrete(text):
+    if not named:
         return False
     if _has(_WHERE, text):
         return True
     found = fastre.cached(_CLAIM, IGNORECASE).search(text)
-    return found is not None and redirects.concrete(found.group("subject"))
+    if found is None:
+        return False
+    if redirects.concrete(found.group("subject")):
+        return True
+    # "The dev server runs on port 5173": where or how a thing runs, with a value.
+    rest = text[found.end() :]
+    return _has(_WHERE_HOW, text) and (redirects.concrete(rest) or _number(rest))
+
+
+_WHERE_HOW = (
+    r"\b(?:runs on|listens on|is served on|uses port|requires|needs|defaults to|points to"
+    r"|is pinned to|expects)\b"
+)
+
+
+def _number(text: str) -> bool:
+    """A value of two digits or more (a port, a version, a limit)."""
+    run = 0
+    for char in text:
+        run = run + 1 if char.isdigit() else 0
+        if run >= 2:
+            return True
+    return False
 
 
 def may_state(text: str) -> bool:
@@ -378,7 +408,9 @@ def may_state(text: str) -> bool:
     lowered = text.lower()
     if "turns out" in lowered or "looks like" in lowered or " from " in lowered:
         return True
-    return any(word in lowered for word in _REASON_WORDS) or redirects.concrete(text)
+    if any(word in lowered for word in _REASON_WORDS):
+        return True
+    return redirects.concrete(text) or _number(text)
 
 
 def reasoned(sentence: str) -> bool:
