@@ -77,9 +77,10 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str) 
         commands.edit({**record, "files": changed}, state)
         events.edited(changed, record, state)
         return
-    if "commit" in line and ("<<" not in line or "transcript" not in state):
+    whole = "transcript" in state and text_of(record, "agent") == "claude-code"
+    if "commit" in line and ("<<" not in line or not whole):
         # What the commit message says changed, and why; a heredoc's lines are read whole
-        # from the transcript where there is one (capture keeps the command as one line).
+        # from a Claude Code transcript (capture keeps the command as one line).
         sayings.commit(line, state, record)
     commands.command(record, state)
     if record.get("ok") is True:
