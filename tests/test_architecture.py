@@ -47,7 +47,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         "identity, lesson signals (pasted failures, re-runs, tool outputs, redirecting prompts, "
         "statements said without a failure)",
         {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
-        | {"outputs", "redirects", "statements"},
+        | {"outputs", "redirects", "statements", "commit_messages"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -83,6 +83,7 @@ FORBIDDEN |= {
     ("outputs", "capture"),
     ("redirects", "capture"),
     ("statements", "capture"),
+    ("commit_messages", "capture"),
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).

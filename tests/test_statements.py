@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memcli import statements
+from memcli import commit_messages, statements
 
 
 @pytest.mark.parametrize(
@@ -45,7 +45,7 @@ from memcli import statements
     ],
 )
 def test_commit_messages(command: str, lines: list[str]) -> None:
-    assert statements.commit_message(command) == lines
+    assert commit_messages.commit_message(command) == lines
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ def test_commit_messages(command: str, lines: list[str]) -> None:
     ],
 )
 def test_routine_commits_are_no_lesson(subject: str, worth: bool) -> None:
-    assert statements.commit_worth(subject) is worth
+    assert commit_messages.commit_worth(subject) is worth
 
 
 @pytest.mark.parametrize(

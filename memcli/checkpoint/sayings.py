@@ -8,7 +8,7 @@ states its cause or its choice and reason in so many words and names something c
 file, a command, an error, a version); narration does neither.
 """
 
-from memcli import redirects, signals, statements
+from memcli import commit_messages, redirects, signals, statements
 from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
@@ -292,8 +292,8 @@ def commit(
     """A ``git commit`` whose message says what changed: its subject and the first line of
     its body that gives a reason ("to avoid ...", "This reduces ...", "Instead of ...").
     ``mask``: the command is not masked yet (read from a transcript)."""
-    lines = statements.commit_message(command)
-    if not lines or not statements.commit_worth(lines[0]):
+    lines = commit_messages.commit_message(command)
+    if not lines or not commit_messages.commit_worth(lines[0]):
         return
     subject = lines[0]
     why = next((line.rstrip(":") for line in lines[1:] if statements.with_reason(line)), "")

@@ -12,7 +12,7 @@ one-line heredoc, with no raw record) makes nothing.
 
 from __future__ import annotations
 
-from memcli import statements
+from memcli import commit_messages, statements
 from memcli.compact import text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.observations import Obs
@@ -33,8 +33,8 @@ def drafts(obs: list[Obs], whole: dict[str, str], session: str) -> list[Draft]:
     for o in obs:
         if not is_commit(o) or o.carried:
             continue
-        lines = statements.commit_message(whole.get(o.id) or o.input)
-        if not lines or not statements.commit_worth(lines[0]) or len(lines[0]) > MAX_SUBJECT:
+        lines = commit_messages.commit_message(whole.get(o.id) or o.input)
+        if not lines or not commit_messages.commit_worth(lines[0]) or len(lines[0]) > MAX_SUBJECT:
             continue
         subject = lines[0]
         # The why of the subject: the subject itself or the body's first line. A reason

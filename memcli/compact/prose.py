@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memcli import redirects, signals, statements
+from memcli import redirects, signals
 from memcli.compact import text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.observations import Obs
@@ -234,9 +234,7 @@ def decisions(
                 continue  # advice for a case that may not be this one, or a guess
             # "Updated `x()` to use y instead of z" reports what was done, not why.
             kind = _cause_of(sentence, mid_turn) or (
-                None
-                if _OUTCOME.search(sentence) or change_report(sentence)
-                else _kind_of(sentence, mid_turn)
+                None if _OUTCOME.search(sentence) or change_report(sentence) else _kind_of(sentence)
             )
             if kind is None:
                 continue
@@ -303,13 +301,9 @@ def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
     return None
 
 
-def _kind_of(sentence: str, mid_turn: bool = False) -> str | None:
+def _kind_of(sentence: str) -> str | None:
     count = _word_count(sentence)
     if 6 <= count <= 60 and signals.decision(sentence):
-        return None if _PRONOUN_SUBJECT.match(sentence) else "decision"
-    # A change of approach in the closing summary, with its purpose or from one named thing
-    # to another ("Switched the parser to streaming mode to bound memory").
-    if not mid_turn and 6 <= count <= 40 and statements.approach(sentence):
         return None if _PRONOUN_SUBJECT.match(sentence) else "decision"
     claim = _ASIDE.sub(" ", sentence)  # "They get 7 days (requires a card)": no env fact
     if 4 <= count <= 40 and _ENV_STATEMENT.search(claim) and _CONCRETE.search(claim):
