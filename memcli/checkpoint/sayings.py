@@ -94,10 +94,25 @@ def kind_said(sentence: str, mid_turn: bool) -> str:
     sentence too short or too long, and narration are none; plain string tests come first,
     so most sentences never reach a pattern."""
     words = len(sentence.split())
-    if "?" in sentence or not 6 <= words <= 60 or not may_state_fact(sentence):
+    if "?" in sentence or not 6 <= words <= 60:
+        return ""
+    lesson = _may_state_lesson(sentence)  # else only a change of approach or a finding
+    if not lesson and not statements.may_state(sentence):
         return ""
     if signals.narration(sentence):
         return ""
+    if lesson:
+        kind = _lesson_said(sentence, mid_turn)
+        if kind:
+            return kind
+    # Said without a cause's or a choice's words: a change of approach in the closing
+    # message ("Switched the parser to streaming to bound memory"), a finding anywhere.
+    if not mid_turn and statements.approach(sentence):
+        return "approach"
+    return "fact" if statements.finding(sentence) else ""
+
+
+def _lesson_said(sentence: str, mid_turn: bool) -> str:
     if signals.root_cause(sentence):
         return "cause"
     if signals.decision(sentence):
@@ -107,13 +122,7 @@ def kind_said(sentence: str, mid_turn: bool) -> str:
     if environment_fact(sentence) or _quoted_environment(sentence):
         return "env"
     how = redirects.explained(sentence)
-    if how:
-        return "decision" if how == "needed" else "cause"
-    # Said without a cause's or a choice's words: a change of approach in the closing
-    # message ("Switched the parser to streaming to bound memory"), a finding anywhere.
-    if not mid_turn and statements.approach(sentence):
-        return "approach"
-    return "fact" if statements.finding(sentence) else ""
+    return ("decision" if how == "needed" else "cause") if how else ""
 
 
 # What the assistant learned, in the shape of a finding: a lead that reports one ("I see",
@@ -203,14 +212,21 @@ def environment_fact(sentence: str) -> bool:
 
 
 def may_state_fact(text: str) -> bool:
+    """False only when no sentence of ``text`` can be a cause, a decision, an environment
+    fact, a change of approach or a finding (a cheap test that lets a caller skip masking
+    the text)."""
+    return _may_state_lesson(text) or statements.may_state(text)
+
+
+def _may_state_lesson(text: str) -> bool:
     """False only when no sentence of ``text`` can be a cause, a decision or an environment
-    fact (a cheap test that lets a caller skip masking the text)."""
+    fact: the patterns of those run only on a sentence that passes."""
     if signals.may_state_lesson(text):
         return True
     lowered = text.lower()
     if any(hint in lowered for hint in (*_ENV_HINTS, *_LEARNED_HINTS)):
         return True
-    if redirects.may_explain(text) or statements.may_state(text):
+    if redirects.may_explain(text):
         return True
     quoted = text.count('"') >= 2 or text.count("`") >= 2
     return quoted and any(hint in lowered for hint in _QUOTED_ENV_HINTS)

@@ -35,9 +35,11 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW
 # first) or is a sub-agent's (whose tool calls end a report; Claude Code writes that flag
 # among a line's first keys).
 _MARK = b'"assistant"'
-# A "text" key, the sidechain flag, or a commit (whose message says what changed and why:
-# capture keeps a command as one line of 200 characters, a heredoc's subject lost in it).
-_TOKENS = rb'"(?:text"|isSidechain": ?true)|git commit'
+_TOKENS = rb'"(?:text"|isSidechain": ?true)'  # a "text" key, or the sidechain flag
+# A commit's line too (its message says what changed and why: capture keeps a command as one
+# line of 200 characters, a heredoc's subject lost in it), found by a plain search of its own:
+# in the pattern, a token without the quote would cost every first stop a slower scan.
+_COMMIT = b"git commit"
 MAX_COMMITS = 20  # commit commands per call
 _HEAD = 400
 _MAIN = ""
@@ -165,22 +167,30 @@ def _read(fd: int, size: int) -> bytes:
 def _records(data: bytes, stop: int = -1) -> list[dict[str, object]]:
     """The records of the lines of ``data`` (up to ``stop``, a line end) worth parsing, in
     order. One regex pass finds the tokens over the whole read (splitting it into lines and
-    searching each costs three times as much: a first stop reads the whole transcript); only
-    the lines around them are cut."""
-    found: list[dict[str, object]] = []
-    taken_to = -1  # the end of the last line taken: its other tokens are skipped
+    searching each costs three times as much: a first stop reads the whole transcript), and a
+    plain search the commits; only the lines around them are cut."""
     stop = len(data) if stop < 0 else stop
+    lines: dict[int, int] = {}  # start -> end of each line worth parsing
+    taken_to = -1  # the end of the last line taken: its other tokens are skipped
     for match in fastre.cached(_TOKENS).finditer(data, 0, stop):
         at = match.start()
         if at < taken_to:
             continue
         start = data.rfind(b"\n", 0, at) + 1
-        if data[at : at + 2] == b'"i' and match.end() - start > _HEAD:
+        if data[at + 1 : at + 2] == b"i" and match.end() - start > _HEAD:
             continue  # a sidechain flag counts among a line's first keys only
         end = data.find(b"\n", at, stop)
+        taken_to = lines[start] = stop if end < 0 else end
+    at = data.find(_COMMIT, 0, stop)
+    while at >= 0:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at, stop)
         end = stop if end < 0 else end
-        taken_to = end
-        line = data[start:end]
+        lines.setdefault(start, end)
+        at = data.find(_COMMIT, end, stop)
+    found: list[dict[str, object]] = []
+    for start in sorted(lines) if len(lines) > 1 else lines:
+        line = data[start : lines[start]]
         if _MARK not in line:
             continue
         try:
