@@ -101,6 +101,11 @@ def parse(text: str, path: str) -> tuple[Document | None, Problem | None]:
         return None, Problem(path, 1, "(yaml)", str(exc).splitlines()[0])
     except RecursionError:
         return None, Problem(path, 1, "(yaml)", f"nested deeper than {MAX_DEPTH} levels")
+    except (ValueError, IndexError, TypeError, OverflowError) as exc:
+        # A scalar the resolver types but the constructor cannot build ("._" as a float,
+        # "_" as an int): the reader's own error, never a crash on an untrusted file.
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return None, Problem(path, 1, "(yaml)", f"a value that cannot be read: {reason}")
     return Document(tree), None
 
 

@@ -66,6 +66,8 @@ def test_any_scalar_reads_the_same(values: list[str], layout: str) -> None:
         "? [a]\n: 1\n",
         "a: 012\n",
         "title: 'It''s: \"quoted\"'\nbody: |\n  literal & *text* !here\n",
+        "a: ._\n",  # typed a float by the resolver, which float() refuses: a problem, no crash
+        "a: _\n",
     ],
 )
 def test_tricky_files_read_the_same(text: str) -> None:

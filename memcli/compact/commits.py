@@ -58,11 +58,7 @@ def drafts(obs: list[Obs], whole: dict[str, str], session: str) -> list[Draft]:
                 session=session,
                 tags=text.tags_from([subject, why]),
                 importance=importance("decision", False),
-                evidence=[
-                    evidence(
-                        f"git commit: {subject}" + (f" | {why}" if why else ""), o.raw, session
-                    )
-                ],  # fmt: skip
+                evidence=[evidence(f"git commit: {subject} | {why}".rstrip(" |"), o.raw, session)],
                 restatement=True,
             )
         )
