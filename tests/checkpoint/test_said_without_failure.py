@@ -157,3 +157,20 @@ def test_compaction_keeps_the_commits_decision(
     assert session.mem("compact").returncode == 0
     assert sorted((i.id, i.title, i.updated) for i in memory.items()) == before
     assert memory.lint() == []
+
+
+def test_a_commit_recorded_by_the_model_keeps_its_evidence_link(transcript: Transcript) -> None:
+    transcript.prompt("Make the install faster.")
+    transcript.bash("Committing the workspace change.", HEREDOC_COMMIT, "[main 1a2b3c4] Use pnpm")
+    (line,) = [x for x in candidate_lines(transcript.stop("Committed.")) if "Use pnpm" in x]
+    candidate = line.split()[1]
+    session = transcript.session
+    added = session.mem(
+        "add", "--candidate", candidate, "--kind", "decision",
+        "--title", "Use pnpm workspaces: npm installed dependencies twice",
+        "--body", "One workspace keeps a single lock file and installs once.",
+    )  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    (item,) = api.Memory.open(session.root).items()
+    refs = [e.get("ref", "") for e in item.evidence]
+    assert any(ref.startswith(f"raw/{SESSION}.jsonl#o") for ref in refs), item.evidence
