@@ -74,7 +74,7 @@ _APPROACH = (
     r"|^(?:the |an? )?[\w`\"'#.()/@:-]+(?: [\w`\"'#.()/@:-]+){0,3} (?:now )?"
     rf"(?:{_APPROACH_VERBS})\b"
 )
-# A change between two named things ("from npm to pnpm"), or one made for a purpose.
+# A change between two named things ("from npm to pnpm").
 _FROM_TO = r"\bfrom \S+(?: \S+){0,3} to \S"
 
 
