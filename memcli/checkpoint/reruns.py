@@ -56,16 +56,29 @@ def edited(record: dict[str, object], files: list[str], state: dict[str, object]
     runs = state.get(_RUNS)
     if not isinstance(runs, dict) or not runs:
         return
-    created = strings_of(state.get(_CREATED))
+    created = state.get(_CREATED)
+    created = created if isinstance(created, list) else ()
     fixes = [f for f in files if f not in created and not reruns.test_or_reproduction(f)]
+    # Every edit of a session passes here, once per reproduction kept: plain loops, and the
+    # stored lists read in place (the usual case: nothing to change).
     for key, run in list(runs.items()):
-        scripts = strings_of(run.get("scripts")) if isinstance(run, dict) else []
-        if not isinstance(run, dict) or any(reruns.same_file(f, s) for f in files for s in scripts):
+        if not isinstance(run, dict) or _runs_script(run.get("scripts"), files):
             runs.pop(key, None)
         elif fixes:
             known = strings_of(run.get("files"))
             if len(known) < 8 and not all(f in known for f in fixes):
                 run["files"] = list(dict.fromkeys([*known, *fixes]))[:8]
+
+
+def _runs_script(scripts: object, files: list[str]) -> bool:
+    """Whether an edited file is one the reproduction runs (then it starts afresh)."""
+    if not isinstance(scripts, list):
+        return False
+    for script in scripts:
+        for file in files:
+            if reruns.same_file(file, str(script)):
+                return True
+    return False
 
 
 def ran(record: dict[str, object], state: dict[str, object]) -> None:

@@ -113,8 +113,7 @@ def _new_records(path: str, current: dict[str, object]) -> list[dict[str, object
         data = handle.read(max(0, min(MAX_READ, size - offset)))  # read(MAX_READ) allocates it
     end = data.rfind(b"\n") + 1
     current["offset"] = offset + end
-    lines = data[:end].decode("utf-8", errors="replace").splitlines()
-    records = [r for r in fastjson.records(lines) if isinstance(r, dict)]
+    records = fastjson.jsonl_records(data[:end].decode("utf-8", errors="replace"))
     last = next((r["id"] for r in reversed(records) if isinstance(r.get("id"), str)), None)
     if last:
         current["last_id"] = last

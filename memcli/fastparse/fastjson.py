@@ -71,6 +71,29 @@ def records(lines: "Iterable[str | bytes]") -> "list[dict[str, Any]]":
     return found
 
 
+def jsonl_records(text: str) -> "list[dict[str, Any]]":
+    """The JSON objects of the lines of ``text`` (a JSONL file's, whole lines), as
+    :func:`records` finds them, in one call of the accelerator when every line holds one
+    value: the lines joined as the items of one array (a Stop checkpoint's first read of a
+    session holds hundreds of lines). A blank, torn or bad line, or any doubt, and the lines
+    are read one by one."""
+    lines = text.splitlines()
+    if _json is None or not lines:
+        return records(lines)
+    global _scanner
+    if _scanner is None:
+        _scanner = _json.make_scanner(_ScannerContext())  # type: ignore[arg-type]
+    joined = "[" + ",".join(lines) + "]"
+    try:
+        values, end = _scanner(joined, 0)
+    except (StopIteration, ValueError, SystemError, RecursionError):
+        return records(lines)
+    # A torn line cannot pair up with the next into whole values, but count them anyway.
+    if end != len(joined) or not isinstance(values, list) or len(values) != len(lines):
+        return records(lines)
+    return [value for value in values if isinstance(value, dict)]
+
+
 def dumps(value: object) -> str:
     """Compact JSON on one line, non-ASCII escaped (safe in any log and any terminal)."""
     global _encoder

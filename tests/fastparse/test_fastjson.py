@@ -102,3 +102,30 @@ def test_records_keeps_objects_and_skips_the_rest() -> None:
         "\n",
     ]
     assert fastjson.records(lines) == [{"a": 1}, {"b": 2}, {"c": "\ufffd"}]
+
+
+_LINE = st.one_of(
+    json_values.map(lambda v: json.dumps(v)),
+    st.dictionaries(st.text(max_size=6), json_values, max_size=3).map(json.dumps),
+    st.sampled_from(["", "  ", "not json", '{"torn": ', '{"a": "cut', "1, 2", "{}{}", '{"a":1} x']),
+)
+
+
+@given(lines=st.lists(_LINE, max_size=8))
+def test_jsonl_records_finds_what_records_finds(lines: list[str]) -> None:
+    """The bulk read (one accelerator call for every line) finds exactly what reading each
+    line finds, torn, blank and bad lines included."""
+    text = "\n".join(lines) + ("\n" if lines else "")
+    assert fastjson.jsonl_records(text) == fastjson.records(text.splitlines())
+
+
+def test_jsonl_records_reads_whole_lines_in_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = '{"a": 1}\n{"b": [2]}\r\n5\n'
+    assert fastjson.jsonl_records(text) == [{"a": 1}, {"b": [2]}]
+    monkeypatch.setattr(fastjson, "records", lambda lines: pytest.fail("read line by line"))
+    assert fastjson.jsonl_records(text) == [{"a": 1}, {"b": [2]}]
+
+
+def test_jsonl_records_reads_line_by_line_around_a_torn_line(path: str) -> None:
+    text = '{"a": 1}\n{"torn": "x\n{"b": 2}\n\n'
+    assert fastjson.jsonl_records(text) == [{"a": 1}, {"b": 2}]
