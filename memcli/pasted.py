@@ -23,7 +23,8 @@ MAX_PROMPT = 20_000
 
 def signature(prompt: str) -> tuple[str, str]:
     """(kind, line) of the error signature a prompt holds as a line of its own, else ("", "")."""
-    kind, line = signals.failure(prompt[:MAX_PROMPT])
+    # "other" (the generic search's line) is prose as often as not: never searched for.
+    kind, line = signals.failure(prompt[:MAX_PROMPT], fallback=False)
     if kind in _PROSE_SHAPES or not line or line.rstrip().endswith("?"):
         return "", ""
     first = line.split(maxsplit=1)[0].lower().strip(",.:;!\"'`*") if line.split() else ""

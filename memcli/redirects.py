@@ -188,7 +188,10 @@ def explained(sentence: str) -> str:
 def may_explain(text: str) -> bool:
     """False only when no sentence of ``text`` can be :func:`explained` (a cheap gate)."""
     lowered = text.lower()
-    return any(hint in lowered for hint in _EXPLAINED_HINTS)
+    for hint in _EXPLAINED_HINTS:  # noqa: SIM110 - not any(): every sentence of a turn
+        if hint in lowered:
+            return True
+    return False
 
 
 def concrete(sentence: str) -> bool:

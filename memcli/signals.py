@@ -208,11 +208,13 @@ def is_generic(line: str) -> bool:
     return not text or _has(_GENERIC, text, IGNORECASE | MULTILINE)
 
 
-def failure(text: str) -> tuple[str, str]:
+def failure(text: str, fallback: bool = True) -> tuple[str, str]:
     """(kind, line) of the most telling failure line of an output; ("", "") when none.
 
     The first matching shape (in `_SHAPES` order) wins; within a shape, Python tracebacks
     name their error last, so the last exception line is taken, other shapes the first.
+    Without ``fallback`` a text no shape matches gives ("", "") at once, never the "other"
+    line of a generic search (a caller that discards "other" skips a regex pass).
     """
     if not text:
         return "", ""
@@ -236,6 +238,8 @@ def failure(text: str) -> tuple[str, str]:
             lines = [line for line in lines if "error" in line.lower()] or lines
         if lines:
             return kind, _with_subject(text, lines[-1] if kind == "exception" else lines[0])
+    if not fallback:
+        return "", ""
     for found in _lines(_GENERIC_FALLBACK, text, MULTILINE | IGNORECASE):
         line = _unprefixed(found)
         if line and not is_generic(line) and not line.startswith(("=====", "-----", "[...")):
@@ -425,7 +429,10 @@ def may_state_lesson(text: str) -> bool:
     if not text.isascii():
         return True
     lowered = text.lower()
-    return any(word in lowered for word in _LESSON_WORDS)
+    for word in _LESSON_WORDS:  # noqa: SIM110 - not any(): every message and note of a turn
+        if word in lowered:
+            return True
+    return False
 
 
 def narration(sentence: str) -> bool:

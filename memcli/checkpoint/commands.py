@@ -8,7 +8,7 @@ import os
 from memcli import reruns as shapes
 from memcli import signals
 from memcli.checkpoint import reported, reruns
-from memcli.checkpoint.entries import add, one_line, runs_of, strings_of, text_of
+from memcli.checkpoint.entries import add, holds_all, one_line, runs_of, strings_of, text_of
 from memcli.observed import derived
 
 _WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
@@ -245,8 +245,8 @@ def _pending(state: dict[str, object]) -> dict[str, dict[str, object]]:
 
 def edit(record: dict[str, object], state: dict[str, object]) -> None:
     files = strings_of(record.get("files"))
-    summary, excerpt = text_of(record, "summary"), text_of(record, "excerpt")
     if record.get("ok") is False:
+        summary, excerpt = text_of(record, "summary"), text_of(record, "excerpt")
         if signals.denied(excerpt) or signals.denied(summary):
             what = ", ".join(files[:2]) or "a file"
             refused = f"a change to {what} was refused: {one_line(excerpt or summary, 120)}"
@@ -257,7 +257,7 @@ def edit(record: dict[str, object], state: dict[str, object]) -> None:
     for run in runs_of(state).values():
         run["edited"] = True
         known = run.get("files")
-        if isinstance(known, list) and (len(known) >= 8 or all(f in known for f in files)):
+        if isinstance(known, list) and (len(known) >= 8 or holds_all(known, files)):
             continue  # nothing to add (the usual case: the same files edited again and again)
         run["files"] = list(dict.fromkeys([*strings_of(known), *files]))[:8]
 

@@ -107,3 +107,12 @@ def runs_of(state: dict[str, object]) -> dict[str, dict[str, object]]:
 
 def strings_of(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def holds_all(known: "list[object] | list[str]", wanted: list[str]) -> bool:
+    """Whether every one of ``wanted`` is in ``known``: a loop, not ``all()`` over a generator,
+    which costs several times as much (every edit of a session asks, once per open run)."""
+    for value in wanted:  # noqa: SIM110
+        if value not in known:
+            return False
+    return True

@@ -11,7 +11,7 @@ reproduction runs again after an edit), no :mod:`json`.
 """
 
 from memcli import reruns
-from memcli.checkpoint.entries import add, one_line, strings_of, text_of
+from memcli.checkpoint.entries import add, holds_all, one_line, strings_of, text_of
 from memcli.observed import derived
 
 _RUNS = "reproductions"  # command words -> the last passing run's output and the edits since
@@ -66,7 +66,7 @@ def edited(record: dict[str, object], files: list[str], state: dict[str, object]
             runs.pop(key, None)
         elif fixes:
             known = strings_of(run.get("files"))
-            if len(known) < 8 and not all(f in known for f in fixes):
+            if len(known) < 8 and not holds_all(known, fixes):
                 run["files"] = list(dict.fromkeys([*known, *fixes]))[:8]
 
 

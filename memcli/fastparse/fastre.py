@@ -74,8 +74,9 @@ def compile(pattern: str | bytes, flags: int = 0):  # type: ignore[no-untyped-de
     if entry is not None and _sre is not None:
         final_flags, code, groups, groupindex, indexgroup = entry
         try:
-            # Code is stored as bytes: marshal loads bytes far faster than a list of ints.
-            ops = list(memoryview(code).cast("I")) if isinstance(code, bytes) else code
+            # Code is stored as bytes: marshal loads bytes far faster than a list of ints, and
+            # tolist() converts them in C (list() iterates the view: 5x the instructions).
+            ops = memoryview(code).cast("I").tolist() if isinstance(code, bytes) else code
             return _sre.compile(pattern, final_flags, ops, groups, groupindex, indexgroup)
         except (TypeError, ValueError, RuntimeError):
             pass
