@@ -223,7 +223,16 @@ def window_file(output: str) -> str:
 
 def same_file(a: str, b: str) -> bool:
     """Paths naming one file, one of them possibly relative (``/repo/x.py``, ``x.py``)."""
-    a, b = a.replace("\\", "/").lstrip("./"), b.replace("\\", "/").lstrip("./")
+    return same_normal_file(normal_path(a), normal_path(b))
+
+
+def normal_path(path: str) -> str:
+    """``path`` as :func:`same_file` compares it."""
+    return path.replace("\\", "/").lstrip("./")
+
+
+def same_normal_file(a: str, b: str) -> bool:
+    """:func:`same_file` of two paths already through :func:`normal_path`."""
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 

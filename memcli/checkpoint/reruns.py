@@ -61,22 +61,25 @@ def edited(record: dict[str, object], files: list[str], state: dict[str, object]
     fixes = [f for f in files if f not in created and not reruns.test_or_reproduction(f)]
     # Every edit of a session passes here, once per reproduction kept: plain loops, and the
     # stored lists read in place (the usual case: nothing to change).
+    edited_files = [reruns.normal_path(f) for f in files]
     for key, run in list(runs.items()):
-        if not isinstance(run, dict) or _runs_script(run.get("scripts"), files):
+        if not isinstance(run, dict) or _runs_script(run.get("scripts"), edited_files):
             runs.pop(key, None)
         elif fixes:
-            known = strings_of(run.get("files"))
+            known = run.get("files")
+            known = known if isinstance(known, list) else []
             if len(known) < 8 and not holds_all(known, fixes):
-                run["files"] = list(dict.fromkeys([*known, *fixes]))[:8]
+                run["files"] = list(dict.fromkeys([*strings_of(known), *fixes]))[:8]
 
 
-def _runs_script(scripts: object, files: list[str]) -> bool:
-    """Whether an edited file is one the reproduction runs (then it starts afresh)."""
+def _runs_script(scripts: object, edited: list[str]) -> bool:
+    """Whether an edited file (``edited``: :func:`memcli.reruns.normal_path` of each) is
+    one the reproduction runs (then it starts afresh)."""
     if not isinstance(scripts, list):
         return False
     for script in scripts:
-        for file in files:
-            if reruns.same_file(file, str(script)):
+        for file in edited:
+            if reruns.same_normal_file(file, reruns.normal_path(str(script))):
                 return True
     return False
 

@@ -111,16 +111,21 @@ _LINE = st.one_of(
 )
 
 
-@given(lines=st.lists(_LINE, max_size=8))
-def test_jsonl_records_finds_what_records_finds(lines: list[str]) -> None:
+@given(
+    lines=st.lists(_LINE, max_size=8),
+    end=st.sampled_from(["\n", "\r\n", "\r", "\x0b", "\u2028"]),
+    last=st.booleans(),
+)
+def test_jsonl_records_finds_what_records_finds(lines: list[str], end: str, last: bool) -> None:
     """The bulk read (one accelerator call for every line) finds exactly what reading each
-    line finds, torn, blank and bad lines included."""
-    text = "\n".join(lines) + ("\n" if lines else "")
+    line of ``str.splitlines()`` finds: torn, blank and bad lines, other line breaks, a last
+    line without its end."""
+    text = end.join(lines) + (end if lines and last else "")
     assert fastjson.jsonl_records(text) == fastjson.records(text.splitlines())
 
 
 def test_jsonl_records_reads_whole_lines_in_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = '{"a": 1}\n{"b": [2]}\r\n5\n'
+    text = '{"a": 1}\n{"b": [2]}\n5\n'
     assert fastjson.jsonl_records(text) == [{"a": 1}, {"b": [2]}]
     monkeypatch.setattr(fastjson, "records", lambda lines: pytest.fail("read line by line"))
     assert fastjson.jsonl_records(text) == [{"a": 1}, {"b": [2]}]
