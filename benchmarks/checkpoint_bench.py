@@ -12,8 +12,11 @@ checkpoint reads as mid-turn notes). Two cases, each interleaved with the bare s
   second session whose buffer grows by 10 observations a run.
 
 Observations are written as capture writes them, with the facts it derives for the checkpoint
-(:mod:`memcli.observed.derived`); ``--old-buffer`` leaves them out (a buffer an older capture
-wrote: the checkpoint derives them itself).
+(:mod:`memcli.observed.derived`), each version's sessions by that version's own rules (a
+version trusts only facts stamped with its own; before 2026-12-01 09:00 the baseline's sessions
+carried this checkout's facts, which the baseline re-derived at every run, a handicap of about
+6 % of its instructions); ``--old-buffer`` leaves them out (a buffer an older capture wrote:
+the checkpoint derives them itself).
 
 ``--baseline-src DIR`` also runs the same command with ``PYTHONPATH=DIR`` (a checkout of
 another version's source, e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the
@@ -86,15 +89,33 @@ _SAID = (
 )
 
 
-def as_captured(record: dict[str, object]) -> dict[str, object]:
-    """The observation with the facts capture derives for the checkpoint when it writes it."""
-    if not WITH_FACTS[0]:
-        return record
-    sys.path.insert(0, str(ROOT))
+_FACTS = """
+import json, sys
+records = json.load(sys.stdin)
+try:
     from memcli.observed import derived
+except ImportError:  # a version whose capture derives nothing
+    print(json.dumps([None] * len(records)))
+else:
+    print(json.dumps([derived.facts(r) for r in records]))
+"""
 
-    facts = derived.facts(record)
-    return {**record, derived.FIELD: facts} if facts is not None else record
+
+def captured_facts(records: list[dict[str, object]], src: str | None) -> list[object]:
+    """The facts each version's own capture records with each observation (its rules, its
+    stamp: a version trusts only facts it derived), computed by that version (``src``: its
+    source folder; None: this checkout)."""
+    if not WITH_FACTS[0]:
+        return [None] * len(records)
+    env = {**os.environ, "PYTHONPATH": src or str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", _FACTS], input=json.dumps(records), env=env,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return list(json.loads(done.stdout))
+
+
+def as_captured(record: dict[str, object], facts: object) -> dict[str, object]:
+    """The observation as capture writes it: with the facts it derives for the checkpoint."""
+    return {**record, "derived": facts} if facts is not None else record
 
 
 def transcript_lines(number: int, session: str = SESSION) -> list[str]:
@@ -124,13 +145,18 @@ def timed(command: list[str], stdin: bytes, cwd: Path, env: dict[str, str] | Non
 class Session:
     """One session's buffer, checkpoint state and Stop payload in the benchmark repository."""
 
-    def __init__(self, repo: Path, name: str) -> None:
+    def __init__(self, repo: Path, name: str, src: str | None, count: int) -> None:
         self.name = name
+        numbers = range(count)
+        self.facts = captured_facts([observation(n, name) for n in numbers], src)
         local = repo / ".memory" / "local"
         self.buffer = local / "buffer" / f"{name}.jsonl"
         self.buffer.parent.mkdir(parents=True, exist_ok=True)
         self.buffer.write_text(
-            "".join(json.dumps(as_captured(observation(n, name))) + "\n" for n in range(200))
+            "".join(
+                json.dumps(as_captured(observation(n, name), self.facts[n])) + "\n"
+                for n in range(200)
+            )
         )
         self.transcript = repo.parent / f"{name}.transcript.jsonl"
         self.transcript.write_text(
@@ -147,7 +173,8 @@ class Session:
     def add_turn(self) -> None:
         with open(self.buffer, "a", encoding="utf-8") as handle:
             for number in range(self.added, self.added + 10):
-                handle.write(json.dumps(as_captured(observation(number, self.name))) + "\n")
+                record = as_captured(observation(number, self.name), self.facts[number])
+                handle.write(json.dumps(record) + "\n")
         with open(self.transcript, "a", encoding="utf-8") as handle:
             for number in range(self.added, self.added + 10):
                 handle.write("".join(line + "\n" for line in transcript_lines(number, self.name)))
@@ -176,10 +203,13 @@ def main() -> int:
         repo.mkdir()
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
         subprocess.run([mem, "init"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
+        count = 200 + 10 * (args.runs + 2)  # the observations the next-turn session reaches
+        sources = {"": None, " (baseline)": args.baseline_src}
         sessions = {
-            label: (Session(repo, f"first{n}"), Session(repo, f"next{n}"))
+            label: (Session(repo, f"first{n}", sources[label], 200),
+                    Session(repo, f"next{n}", sources[label], count))
             for n, label in enumerate(versions)
-        }
+        }  # fmt: skip
         bare = [python, "-c", "pass"]
         checkpoint = [mem, "checkpoint"]
         for label, env in versions.items():  # warm-up: bytecode, the regex cache file

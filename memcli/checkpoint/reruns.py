@@ -66,10 +66,10 @@ def edited(record: dict[str, object], files: list[str], state: dict[str, object]
         if not isinstance(run, dict) or _runs_script(run.get("scripts"), edited_files):
             runs.pop(key, None)
         elif fixes:
-            known = run.get("files")
-            known = known if isinstance(known, list) else []
-            if len(known) < 8 and not holds_all(known, fixes):
-                run["files"] = list(dict.fromkeys([*strings_of(known), *fixes]))[:8]
+            kept = run.get("files")
+            kept = kept if isinstance(kept, list) else []
+            if len(kept) < 8 and not holds_all(kept, fixes):
+                run["files"] = list(dict.fromkeys([*strings_of(kept), *fixes]))[:8]
 
 
 def _runs_script(scripts: object, edited: list[str]) -> bool:
