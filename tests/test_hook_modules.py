@@ -28,6 +28,8 @@ for module in (pasted, entries, sys.modules["memcli.checkpoint"]):
     print(module.__name__, name, module.__file__, module.__cached__)
 print("MARK", getattr(pasted, "MARK", None))
 print("ID", entries.candidate_id("s", "fix", "x"))
+package = sys.modules["memcli.checkpoint"]
+print("PATH", *package.__path__, package.__package__, entries.__package__)
 """
 
 
@@ -56,11 +58,15 @@ def test_a_module_with_a_current_pyc_is_loaded_from_it(package: Path) -> None:
         package / "memcli" / "__pycache__" / f"pasted.{sys.implementation.cache_tag}.pyc"
     )
     assert seen["memcli.checkpoint.entries"][0] == "HookModules"
-    assert seen["memcli.checkpoint"][0] == "SourceFileLoader"  # packages: the standard way
+    loader, file, _cached = seen["memcli.checkpoint"]
+    assert loader == "HookModules"
+    assert file == str(package / "memcli" / "checkpoint" / "__init__.py")
     # The same code as the standard import gives: ids are what the tests elsewhere expect.
     from memcli.checkpoint import entries
 
     assert seen["ID"] == [entries.candidate_id("s", "fix", "x")]
+    checkpoint = str(package / "memcli" / "checkpoint")
+    assert seen["PATH"] == [checkpoint, "memcli.checkpoint", "memcli.checkpoint"]
 
 
 def test_an_edited_source_is_never_read_from_its_stale_pyc(package: Path) -> None:
