@@ -304,3 +304,18 @@ def test_an_edit_of_a_denied_file_keeps_only_its_path(repo: Path) -> None:
     assert capture(json.dumps(payload).encode(), "--strict").returncode == 0
     text = memory_text(repo)
     assert ".env.local" in text and "Q_zq9" not in text and "X=1" not in text
+
+
+def test_nul_characters_are_dropped_before_parsing(repo: Path) -> None:
+    """A payload with NUL characters (a binary tool output) is read as if they were absent;
+    one without them is read as it is (the NUL search guards the copy)."""
+    event = {"hook_event_name": "PostToolUse", "session_id": "nul", "tool_name": "Bash",
+             "tool_input": {"command": "cat data.bin"},
+             "tool_response": {"stdout": "head\x00er\x00 line", "stderr": ""}}  # fmt: skip
+    raw = json.dumps(event).replace("\\u0000", "\x00").encode()
+    assert b"\x00" in raw
+    result = capture(raw.replace(b"er\x00 line", b"er\x00 li\x00ne"), "--strict")
+    assert result.returncode == 0, result.stderr
+    buffer = repo / ".memory/local/buffer/nul.jsonl"
+    observation = json.loads(buffer.read_text(encoding="utf-8").splitlines()[-1])
+    assert "header line" in observation["excerpt"]
