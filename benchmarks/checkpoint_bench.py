@@ -108,8 +108,10 @@ def captured_facts(records: list[dict[str, object]], src: str | None) -> list[ob
     if not WITH_FACTS[0]:
         return [None] * len(records)
     env = {**os.environ, "PYTHONPATH": src or str(ROOT)}
+    # Not run from this checkout: `-c` puts the working folder first on the path.
     done = subprocess.run([sys.executable, "-c", _FACTS], input=json.dumps(records), env=env,
-                          capture_output=True, text=True, check=True)  # fmt: skip
+                          capture_output=True, text=True, check=True,
+                          cwd=tempfile.gettempdir())  # fmt: skip
     return list(json.loads(done.stdout))
 
 
