@@ -49,7 +49,7 @@ class Side(Protocol):
 
 CACHE = ".memory/local/diff-words.json"
 VERSION = 2
-KEEP_TREES = 2  # the base and the head of the last diff
+KEEP_TREES = 2  # the last trees read whole (one reached from a kept tree is not written)
 # Reached from a kept tree when at most this many files differ (and at most half of them),
 # else read whole: a pathspec per changed file goes on git's command line.
 MOST_CHANGED = 2000
@@ -73,9 +73,9 @@ def _at_revision(side: Side, under: str) -> StoreWords:
     if tree in kept:
         return kept[tree]
     found = _from_kept(side, under, tree, kept)
-    head_tree = ""
-    if found is None:
-        head_tree, found = _from_checkout(side, under, tree, kept)
+    if found is not None:
+        return found  # not written: reached again from the kept tree as cheaply
+    head_tree, found = _from_checkout(side, under, tree, kept)
     if found is None:
         found = _read_whole(side, under)
     kept[tree] = found
@@ -323,6 +323,7 @@ def _write(root: Path, under: str, kept: dict[str, StoreWords], used: list[str])
     }
     data = {"version": VERSION, "under": under, "trees": trees}
     try:
-        atomic.write_text(root / CACHE, json.dumps(data))
+        # not flushed to the disk: a file a crash leaves broken is not read (see _read)
+        atomic.write_text(root / CACHE, json.dumps(data), durable=False)
     except OSError:
         pass  # a read-only clone: the next diff reads the store again
