@@ -50,13 +50,11 @@ def start_early(root: str, *args: str) -> None:
     files (a pipe would stop git when full, until read). A process nobody took is ended at
     exit; one that cannot start is left to :func:`run`."""
     import atexit
-    import tempfile
 
     key = (root, args)
     if key in _started:
         return
-    out = tempfile.TemporaryFile()  # noqa: SIM115 - closed when taken or at exit
-    err = tempfile.TemporaryFile()  # noqa: SIM115
+    out, err = _scratch_file(), _scratch_file()
     try:
         process = subprocess.Popen(
             ["git", *args], cwd=root, env=environment(), stdin=subprocess.DEVNULL,
@@ -69,6 +67,21 @@ def start_early(root: str, *args: str) -> None:
     if not _started:
         atexit.register(end_early)
     _started[key] = (process, out, err)
+
+
+def _scratch_file() -> IO[bytes]:
+    """An anonymous file for a process's output, closed when taken or at exit (``O_TMPFILE``
+    where the system has it: no name, and no :mod:`tempfile` to import at start-up)."""
+    anonymous = getattr(os, "O_TMPFILE", 0)
+    if anonymous:
+        try:
+            folder = os.environ.get("TMPDIR") or "/tmp"  # noqa: S108 - a file with no name
+            return os.fdopen(os.open(folder, anonymous | os.O_RDWR, 0o600), "w+b")
+        except OSError:
+            pass  # no such folder, or a file system without anonymous files
+    import tempfile
+
+    return tempfile.TemporaryFile()  # noqa: SIM115 - closed by the caller
 
 
 def _take_early(root: Path, args: tuple[str, ...]) -> GitResult | None:
