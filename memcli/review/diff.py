@@ -174,9 +174,7 @@ def start_reads(cwd: str) -> None:
     root = gitfiles.find_repo_root(cwd)
     if root is None:
         return
-    from memcli.review import early_words
-
-    early_words.start(root, ITEMS)  # first: the child needs none of what follows
+    store_words.start_early_read(root, ITEMS)  # first: the child needs none of what follows
     gitlayer.start_early(root, *GIT_DIR)
     gitlayer.start_early(root, *HAS_COMMITS)
     if store_words.nothing_kept(root, ITEMS):

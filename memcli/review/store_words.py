@@ -134,7 +134,7 @@ def _from_checkout(
 
     folder = under.rstrip("/")
     repo = side.repo
-    checkout = early_words.take(str(repo.root), under)
+    checkout = Checkout.from_plain(early_words.take(_early_key(str(repo.root), under)))
     if checkout is not None:
         head, head_tree = checkout.head, checkout.head_tree
         pairs = [] if tree == head_tree else _differ(side, head_tree, tree)
@@ -180,9 +180,13 @@ class Checkout:
         return (self.head, self.head_tree, self.changed, self.files, plain)
 
     @classmethod
-    def from_plain(cls, data: tuple[Any, ...]) -> Checkout:
-        head, head_tree, changed, files, plain = data
-        words = None if plain is None else StoreWords(*plain)
+    def from_plain(cls, data: Any) -> Checkout | None:
+        """From :meth:`to_plain`'s values; None for anything else."""
+        try:
+            head, head_tree, changed, files, plain = data
+            words = None if plain is None else StoreWords(*plain)
+        except (TypeError, ValueError):
+            return None
         return cls(head, head_tree, changed, files, words)
 
 
@@ -218,6 +222,38 @@ def checkout_reads(under: str) -> list[list[str]]:
         ["ls-tree", "-z", "--name-only", "--full-name", "HEAD", "--", f"{folder}/"],
         grep_args(None, PATTERN, under, after=1, untracked=False),
     ]
+
+
+def start_early_read(root: str, under: str) -> None:
+    """With nothing kept in ``root`` (a fresh clone), fork the first diff's read of ``HEAD``'s
+    items as checked out now (:mod:`memcli.review.early_words`): it overlaps the command's
+    imports, and :func:`_from_checkout` takes it."""
+    import functools
+
+    from memcli.review import early_words
+
+    if nothing_kept(root, under):
+        early_words.start(_early_key(root, under), functools.partial(_early_read, root, under))
+
+
+def _early_key(root: str, under: str) -> tuple[str, ...]:
+    return ("diff-words", root, under)
+
+
+def _early_read(root: str, under: str) -> tuple[Any, ...] | None:
+    """In the child: :func:`read_checkout` of ``HEAD``, its git commands started at once."""
+    from memcli import gitlayer
+    from memcli.review.gitrepo import GitRepo
+
+    for args in checkout_reads(under):
+        gitlayer.start_early(root, *args)  # at once: git's reads overlap each other
+    repo = GitRepo(Path(root))
+    folder = under.rstrip("/")
+    found = (repo.try_run("rev-parse", "HEAD", f"HEAD:{folder}") or "").split()
+    if len(found) != 2:
+        return None
+    checkout = read_checkout(repo, under, found[0], found[1])
+    return None if checkout is None else checkout.to_plain()
 
 
 def nothing_kept(root: str, under: str) -> bool:

@@ -65,8 +65,8 @@ def test_the_child_reads_what_the_parent_would(
     took: list[bool] = []
     take = early_words.take
 
-    def recording(root: str, under: str) -> Any:
-        found = take(root, under)
+    def recording(key: tuple[str, ...]) -> Any:
+        found = take(key)
         took.append(found is not None)
         return found
 
@@ -87,7 +87,7 @@ def test_a_failing_child_leaves_the_read_to_the_parent(
     def failing(_root: str, _under: str) -> None:
         raise RuntimeError("the child fails")
 
-    monkeypatch.setattr(early_words, "_read", failing)  # the forked child inherits this
+    monkeypatch.setattr(store_words, "_early_read", failing)  # the forked child inherits this
     took: list[object] = []
     take = early_words.take
     monkeypatch.setattr(early_words, "take", lambda *args: took.append(take(*args)))
