@@ -168,7 +168,7 @@ def parse_range(spec: str | None) -> tuple[str | None, str | None, bool]:
 def start_reads(cwd: str) -> None:
     """Start now the git reads that the diff about to run in ``cwd`` will ask for first (the
     repository's state and, in a fresh clone, every item's lines: see
-    :func:`store_words.start_cold_reads`), so that git works while Python imports the rest."""
+    :func:`store_words.start_early_read`), so that git works while Python imports the rest."""
     from memcli import gitfiles, gitlayer
 
     root = gitfiles.find_repo_root(cwd)

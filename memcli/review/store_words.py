@@ -247,13 +247,16 @@ def _early_read(root: str, under: str) -> tuple[Any, ...] | None:
 
     for args in checkout_reads(under):
         gitlayer.start_early(root, *args)  # at once: git's reads overlap each other
-    repo = GitRepo(Path(root))
-    folder = under.rstrip("/")
-    found = (repo.try_run("rev-parse", "HEAD", f"HEAD:{folder}") or "").split()
-    if len(found) != 2:
-        return None
-    checkout = read_checkout(repo, under, found[0], found[1])
-    return None if checkout is None else checkout.to_plain()
+    try:
+        repo = GitRepo(Path(root))
+        folder = under.rstrip("/")
+        found = (repo.try_run("rev-parse", "HEAD", f"HEAD:{folder}") or "").split()
+        if len(found) != 2:
+            return None
+        checkout = read_checkout(repo, under, found[0], found[1])
+        return None if checkout is None else checkout.to_plain()
+    finally:
+        gitlayer.end_early()  # the reads not needed (a converted checkout: no grep)
 
 
 def nothing_kept(root: str, under: str) -> bool:
