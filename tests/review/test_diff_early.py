@@ -40,15 +40,20 @@ def _dirty(repo: Path) -> None:
     save(repo, "aaaa000004", "Pin Postgres 12 for the job queue", kind="decision")  # untracked
 
 
-def _report(repo: Path, spec: str, *, early: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+def _report(
+    repo: Path, spec: str, *, early: bool, all_taken: bool = True
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The report (with nothing kept) and the kept words after it; with ``early``, the reads
-    started as `mem diff` starts them, and every one of them taken by the diff."""
+    started as `mem diff` starts them, and (``all_taken``) every one of them taken."""
     (repo / store_words.CACHE).unlink(missing_ok=True)
     if early:
         review_diff.start_reads(str(repo))
         assert early_words._children and gitlayer._started
     data = review_diff.memory_diff(repo, spec).to_json()
-    assert not early_words._children and not gitlayer._started  # all taken
+    assert not early_words._children
+    if not all_taken:
+        gitlayer.end_early()  # as at exit
+    assert not gitlayer._started
     data["head"].pop("time")
     kept = json.loads((repo / store_words.CACHE).read_text("utf-8"))
     return data, kept
@@ -173,3 +178,24 @@ def test_a_tree_reached_from_a_kept_one_is_not_written(repo: Path) -> None:
     trees = json.loads((repo / store_words.CACHE).read_text("utf-8"))["trees"]
     head_tree = git(repo, "rev-parse", "HEAD:.memory/items").strip()
     assert list(trees) == [head_tree]
+
+
+@pytest.mark.parametrize("conversion", ["crlf", "ident"])
+def test_a_converted_checkout_read_early_is_read_from_git(repo: Path, conversion: str) -> None:
+    """The child finds the checkout converted (CRLF line endings, an ``ident`` attribute): it
+    sends no words, and the parent reads the revision, as without a child."""
+    _store(repo)
+    if conversion == "crlf":
+        git(repo, "config", "core.autocrlf", "true")
+    else:
+        with (repo / ".gitattributes").open("a", encoding="utf-8") as handle:
+            handle.write(".memory/items/*.yaml ident\n")
+        save(repo, "nnnn000003", "Pin Postgres 13 for the job queue $Id$", kind="decision")
+        commit(repo, "ident")
+    for path in (repo / ".memory" / "items").iterdir():
+        path.unlink()
+    git(repo, "checkout", "--", ".memory/items")
+    assert git(repo, "status", "--porcelain") == ""
+    early = _report(repo, "HEAD~1..HEAD", early=True, all_taken=False)
+    assert early == _report(repo, "HEAD~1..HEAD", early=False)
+    assert early[0]["contradictions"]
