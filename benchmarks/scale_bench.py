@@ -11,10 +11,12 @@ within their own scope) into temporary git repositories and committed.
 - ``mem diff HEAD~1..HEAD --json`` after a commit that adds the same 100 items (the last 100
   pip texts, held out of every store; a third made decisions) at the smallest and the largest
   size: the ratio of the two is the number to read (target: 2x), wall and CPU, cold (each run
-  in a fresh ``git clone``, as CI diffs: no words kept) and warm (the runs after it).
+  in a fresh ``git clone``, as CI diffs: no words kept) and warm (the run after it), in
+  rounds; with ``--against DIR``, another version's diffs (``PYTHONPATH=DIR``) in the same
+  rounds, interleaved.
 
     python benchmarks/scale_bench.py [--sizes 1000,4000,16000] [--diff-sizes 1000,15000]
-        [--runs 3] [--keep DIR] [--only prune|diff]
+        [--runs 3] [--keep DIR] [--only prune|diff] [--against DIR]
 """
 
 from __future__ import annotations
@@ -90,9 +92,9 @@ def write(root: Path, items: list[dict[str, Any]]) -> None:
         (folder / f"{item['id']}.yaml").write_text(item_yaml(item, project), encoding="utf-8")
 
 
-def timed(command: list[str], cwd: Path) -> float:
+def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return time.perf_counter() - start
 
 
@@ -133,60 +135,90 @@ def prune_growth(base: Path, pip: list[dict[str, Any]], sizes: list[int], runs: 
         print(f"          the first run (no parse cache, no kept verdicts): {cold:.2f}s")
 
 
-def timed_cpu(command: list[str], cwd: Path) -> tuple[float, float]:
+def timed_cpu(
+    command: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[float, float]:
     """Wall and CPU seconds (the command's and its children's: git's too) of one run."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall = timed(command, cwd)
+    wall = timed(command, cwd, env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return wall, cpu
 
 
-def fresh_clone(root: Path, runs: int) -> Path:
+def fresh_clone(root: Path, runs: int, code: str = "") -> Path:
     """A clone as CI makes one: packed objects, no ``.memory/local/``."""
-    clone = root.parent / f"{root.name}-clone{runs}"
+    clone = root.parent / f"{root.name}-clone{code}{runs}"
     shutil.rmtree(clone, ignore_errors=True)
     git(root.parent, "clone", "-q", "--no-local", str(root), str(clone))
     return clone
 
 
-def diff_growth(base: Path, pip: list[dict[str, Any]], sizes: list[int], runs: int) -> None:
-    print("mem diff HEAD~1..HEAD --json, 100 items added: median of", runs, "runs, wall and CPU")
+def diff_store(base: Path, pip: list[dict[str, Any]], size: int) -> Path:
+    """A store of ``size`` items, then a commit that adds the 100 held-out texts."""
+    root = make_store(base, source_items(pip[:-HELD_OUT], size))
+    added = [dict(item) for item in pip[-HELD_OUT:]]  # texts that are in no store
+    for number, item in enumerate(added):
+        item["id"] = f"new{number:04d}{item['id']}"[:24]
+        item["kind"] = "decision" if number % 3 == 0 else item["kind"]
+    write(root, added)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "add 100")
+    return root
+
+
+def diff_growth(
+    base: Path, pip: list[dict[str, Any]], sizes: list[int], runs: int, against: Path | None
+) -> None:
+    """Each round: every code (this tree, and with ``against`` the code at that folder), every
+    size, a cold run in a fresh clone and a warm run after it in the same clone."""
+    print("mem diff HEAD~1..HEAD --json, 100 items added: median of", runs, "rounds, wall and CPU")
     print("  cold: each run in a fresh clone (no .memory/local/, nothing kept);")
-    print("  warm: the runs after, in the last clone (the words kept for the tree)")
-    times: dict[tuple[str, int], tuple[float, float]] = {}
-    for size in sizes:
-        root = make_store(base, source_items(pip[:-HELD_OUT], size))
-        added = [dict(item) for item in pip[-HELD_OUT:]]  # texts that are in no store
-        for number, item in enumerate(added):
-            item["id"] = f"new{number:04d}{item['id']}"[:24]
-            item["kind"] = "decision" if number % 3 == 0 else item["kind"]
-        write(root, added)
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", "add 100")
-        command = [mem(), "diff", "HEAD~1..HEAD", "--json"]
-        cold, clone = [], root
-        for run in range(runs):
-            clone = fresh_clone(root, run)
-            cold.append(timed_cpu(command, clone))
-        warm = [timed_cpu(command, clone) for _ in range(runs)]
-        for mode, found in (("cold", cold), ("warm", warm)):
-            wall = statistics.median(w for w, _ in found)
-            cpu = statistics.median(c for _, c in found)
-            times[(mode, size)] = (wall, cpu)
-            print(f"  {size:7d} items {mode}: {wall:6.2f} s wall {cpu:6.2f} s CPU")
+    print("  warm: the run after it, in the same clone (the words kept for the tree)")
+    codes = {"this tree": ROOT}
+    if against is not None:
+        codes["against"] = against.resolve()
+    command = [sys.executable, "-m", "memcli", "diff", "HEAD~1..HEAD", "--json"]
+    roots = {size: diff_store(base, pip, size) for size in sizes}
+    found: dict[tuple[str, str, int], list[tuple[float, float]]] = {}
+    loads: list[float] = []
+    for run in range(runs):
+        loads.append(os.getloadavg()[0])
+        for number, (code, folder) in enumerate(codes.items()):
+            env = {**os.environ, "PYTHONPATH": str(folder)}
+            for size in sizes:
+                clone = fresh_clone(roots[size], run, f"c{number}-")
+                found.setdefault((code, "cold", size), []).append(timed_cpu(command, clone, env))
+                found.setdefault((code, "warm", size), []).append(timed_cpu(command, clone, env))
     small, large = min(sizes), max(sizes)
-    for mode in ("cold", "warm"):
-        wall = times[(mode, large)][0] / times[(mode, small)][0]
-        cpu = times[(mode, large)][1] / times[(mode, small)][1]
-        verdict = "within" if wall <= 2 else "OVER"
-        print(
-            f"  {mode} diff at {large} / at {small}: {wall:.2f}x wall, {cpu:.2f}x CPU "
-            f"({verdict} the 2x target)"
-        )
-    print("  load average:", " ".join(f"{x:.1f}" for x in os.getloadavg()))
+    for code in codes:
+        for mode in ("cold", "warm"):
+            for size in sizes:
+                runs_of = found[(code, mode, size)]
+                wall = statistics.median(w for w, _ in runs_of)
+                cpu = statistics.median(c for _, c in runs_of)
+                print(f"  {code:9} {size:7d} items {mode}: {wall:6.2f} s wall {cpu:6.2f} s CPU")
+            ratios = [
+                (big[0] / little[0], big[1] / little[1])
+                for big, little in zip(
+                    found[(code, mode, large)], found[(code, mode, small)], strict=True
+                )
+            ]
+            wall = statistics.median(w for w, _ in found[(code, mode, large)]) / statistics.median(
+                w for w, _ in found[(code, mode, small)]
+            )
+            cpu = statistics.median(c for _, c in found[(code, mode, large)]) / statistics.median(
+                c for _, c in found[(code, mode, small)]
+            )
+            spread = sorted(w for w, _ in ratios)
+            verdict = "within" if wall <= 2 else "OVER"
+            print(
+                f"  {code:9} {mode} diff at {large} / at {small}: {wall:.2f}x wall, {cpu:.2f}x CPU"
+                f" ({verdict} the 2x target; rounds {spread[0]:.2f}x to {spread[-1]:.2f}x wall)"
+            )
+    print("  load average:", " ".join(f"{x:.1f}" for x in loads), "at the start of each round")
 
 
 def main() -> int:
@@ -196,6 +228,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="write the stores here and keep them")
     parser.add_argument("--only", choices=("prune", "diff"))
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a folder holding another memcli (e.g. `git archive main memcli | tar -x -C DIR`):"
+        " its diffs measured in the same rounds",
+    )
     args = parser.parse_args()
     bench = default_bench_dir()
     if not (bench / "items.jsonl").is_file():
@@ -209,7 +247,7 @@ def main() -> int:
             prune_growth(base / "prune", pip, [int(s) for s in args.sizes.split(",")], args.runs)
         if args.only != "prune":
             sizes = [int(s) for s in args.diff_sizes.split(",")]
-            diff_growth(base / "diff", pip, sizes, args.runs)
+            diff_growth(base / "diff", pip, sizes, args.runs, args.against)
     return 0
 
 

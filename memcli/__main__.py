@@ -156,6 +156,11 @@ def _dispatch(argv: list[str]) -> int:
             return fast
         if argv[0] in ("index", "recall") and not {"--help", "-h"} & set(argv):
             return fastpath.refuse(argv[0], argv[1:])
+    if argv and argv[0] == "diff" and not {"--help", "-h"} & set(argv):
+        # git reads the store while Python imports the command line (a fresh clone: every item)
+        from memcli.review.diff import start_reads
+
+        start_reads(os.getcwd())
     if argv and argv[0] in ("lint", "stats", "list"):
         from memcli.cli import store_commands
 

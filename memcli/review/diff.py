@@ -26,7 +26,14 @@ from memcli.model import Item
 from memcli.review import contradiction, fields, store_words
 from memcli.review.contradiction import Contradiction
 from memcli.review.fields import FieldChange
-from memcli.review.gitrepo import MEMORY, UNSHALLOW_HINT, GitRepo
+from memcli.review.gitrepo import (
+    GIT_DIR,
+    HAS_COMMITS,
+    MEMORY,
+    UNSHALLOW_HINT,
+    GitRepo,
+    index_only_args,
+)
 from memcli.review.sides import SideReader, decision_candidates, expires_value
 
 ITEMS = f"{MEMORY}/items/"
@@ -156,6 +163,22 @@ def parse_range(spec: str | None) -> tuple[str | None, str | None, bool]:
         base, _, head = spec.partition("..")
         return base or "HEAD", head or "HEAD", False
     return spec, None, False
+
+
+def start_reads(cwd: str) -> None:
+    """Start now the git reads that the diff about to run in ``cwd`` will ask for first (the
+    repository's state and, in a fresh clone, every item's lines: see
+    :func:`store_words.start_early_read`), so that git works while Python imports the rest."""
+    from memcli import gitfiles, gitlayer
+
+    root = gitfiles.find_repo_root(cwd)
+    if root is None:
+        return
+    store_words.start_early_read(root, ITEMS)  # first: the child needs none of what follows
+    gitlayer.start_early(root, *GIT_DIR)
+    gitlayer.start_early(root, *HAS_COMMITS)
+    if store_words.nothing_kept(root, ITEMS):
+        gitlayer.start_early(root, *index_only_args(ITEMS.rstrip("/")))
 
 
 def memory_diff(root: Path, spec: str | None = None) -> MemoryDiff:

@@ -17,6 +17,8 @@ LIST_FOLDER_FROM = 16  # files of one folder and revision read through one listi
 LS_TREE_PATHS = 500  # paths named on one ls-tree command line
 # attributes that make a checked-out file differ from its blob beyond line endings
 CONVERTING = frozenset({"filter", "ident", "working-tree-encoding"})
+GIT_DIR = ("rev-parse", "--git-dir")
+HAS_COMMITS = ("rev-parse", "--verify", "-q", "HEAD^{commit}")
 UNSHALLOW_HINT = (
     "this is a shallow clone, so the history mem diff needs is missing: run "
     "`git fetch --unshallow` (in GitHub Actions: actions/checkout with fetch-depth: 0)"
@@ -38,7 +40,7 @@ class GitRepo:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        if not root.is_dir() or not gitlayer.run(root, "rev-parse", "--git-dir").ok:
+        if not root.is_dir() or not gitlayer.run(root, *GIT_DIR).ok:
             raise MemError(f"not a git repository: {root}")
 
     def __enter__(self) -> GitRepo:
@@ -69,7 +71,7 @@ class GitRepo:
         return self.try_run("rev-parse", "--is-shallow-repository") == "true\n"
 
     def has_commits(self) -> bool:
-        return self.try_run("rev-parse", "--verify", "-q", "HEAD^{commit}") is not None
+        return self.try_run(*HAS_COMMITS) is not None
 
     def resolve(self, rev: str) -> str:
         found = self.try_run("rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}")
@@ -152,7 +154,7 @@ class GitRepo:
     def index_only(self, under: str = MEMORY) -> set[str] | None:
         """Tracked files under ``under`` that git does not read from disk: skip-worktree
         (sparse checkout) or assume-unchanged; None when git cannot say."""
-        out = self.try_run("ls-files", "-v", "-z", "--", under)
+        out = self.try_run(*index_only_args(under))
         if out is None:
             return None
         return {entry[2:] for entry in out.split("\0") if entry and entry[:2] != "H "}
@@ -180,26 +182,7 @@ class GitRepo:
         ``--`` lines between groups that are not adjacent. At a revision, or (``rev`` None) in
         the working tree: the files the index tracks as they are on disk, and with
         ``untracked`` the untracked ones too. Empty when git cannot start."""
-        import subprocess
-
-        # one thread: a revision's blobs are read one at a time under git's object lock, so
-        # more threads only wait for it (15,000 items: 0.13 s with one thread, 0.22 s with
-        # git's default); files on disk took 0.09 s of CPU with one thread, 0.10 to 0.12 s
-        # with 2 to 8 and no less wall time on a 2-core machine with other work running
-        where = [rev] if rev else ["--untracked"] if untracked else []
-        context = [f"-A{after}"] if after else []
-        # the line format must not follow the user's settings (grep.column, color.ui=always)
-        command = ["git", "-c", "grep.column=false", "grep", "--no-color", "-z", "-n"]
-        command += ["--heading", "--threads=1", "-I", "-E", *context, "-e", pattern]
-        command += [*where, "--", under]
-        try:
-            done = subprocess.run(
-                command, cwd=self.root, env=gitlayer.environment(), stdin=subprocess.DEVNULL,
-                capture_output=True, check=False,
-            )  # fmt: skip
-        except OSError:
-            return ""
-        return done.stdout.decode("utf-8", "replace")
+        return gitlayer.run(self.root, *grep_args(rev, pattern, under, after, untracked)).stdout
 
     def blob(self, rev: str, path: str) -> str | None:
         """A file's text at a revision; None when it is not there (or not text)."""
@@ -362,6 +345,27 @@ class GitRepo:
 
     def config_set(self, key: str, value: str) -> None:
         self.run("config", "--local", key, value)
+
+
+def index_only_args(under: str) -> list[str]:
+    """The arguments of the ``git ls-files`` of :meth:`GitRepo.index_only`."""
+    return ["ls-files", "-v", "-z", "--", under]
+
+
+def grep_args(
+    rev: str | None, pattern: str, under: str, after: int = 0, untracked: bool = True
+) -> list[str]:
+    """The arguments of the ``git grep`` of :meth:`GitRepo.grep_output`."""
+    # one thread: a revision's blobs are read one at a time under git's object lock, so
+    # more threads only wait for it (15,000 items: 0.13 s with one thread, 0.22 s with
+    # git's default); files on disk took 0.09 s of CPU with one thread, 0.10 to 0.12 s
+    # with 2 to 8 and no less wall time on a 2-core machine with other work running
+    where = [rev] if rev else ["--untracked"] if untracked else []
+    context = [f"-A{after}"] if after else []
+    # the line format must not follow the user's settings (grep.column, color.ui=always)
+    args = ["-c", "grep.column=false", "grep", "--no-color", "-z", "-n"]
+    args += ["--heading", "--threads=1", "-I", "-E", *context, "-e", pattern]
+    return [*args, *where, "--", under]
 
 
 def _batch_contents(out: bytes, count: int) -> list[str | None]:

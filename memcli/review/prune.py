@@ -79,10 +79,16 @@ def check(memory: Memory, now: str | None = None) -> Report:
     near, alike = similar.pairs_at(live, [(merge.NEAR, None), (contradiction.SIMILAR, "decision")])
     statements: dict[int, contradiction.Statement] = {}
     _duplicates(memory, near, report, statements)
+    places: dict[str, tuple[str, int]] = {}  # item id -> (file as shown, title's line)
+    add = report.findings.append
     for hint in contradiction.among(live, None, None, statements, alike):
-        report.findings.append(
-            _at(memory, hint.item, "title", "contradiction", WARNING, hint.message())
-        )
+        # tens of thousands of hints on a large store: each item's place found once
+        item_id = hint.item.id
+        place = places.get(item_id)
+        if place is None:
+            path, shown = _where(memory.store, item_id)
+            place = places[item_id] = (shown, _line(path, "title"))
+        add(Finding("contradiction", WARNING, place[0], place[1], hint.message(), item_id))
     report.findings.sort(key=lambda f: (f.severity != ERROR, f.path, f.line, f.check))
     return report
 

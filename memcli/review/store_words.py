@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memcli.errors import MemError
+from memcli.review.gitrepo import grep_args
 from memcli.review.item_lines import PATTERN, StoreWords, from_output, grep_text
 
 if TYPE_CHECKING:
@@ -47,7 +49,7 @@ class Side(Protocol):
 
 CACHE = ".memory/local/diff-words.json"
 VERSION = 2
-KEEP_TREES = 2  # the base and the head of the last diff
+KEEP_TREES = 2  # the last trees read whole (one reached from a kept tree is not written)
 # Reached from a kept tree when at most this many files differ (and at most half of them),
 # else read whole: a pathspec per changed file goes on git's command line.
 MOST_CHANGED = 2000
@@ -71,9 +73,9 @@ def _at_revision(side: Side, under: str) -> StoreWords:
     if tree in kept:
         return kept[tree]
     found = _from_kept(side, under, tree, kept)
-    head_tree = ""
-    if found is None:
-        head_tree, found = _from_checkout(side, under, tree, kept)
+    if found is not None:
+        return found  # not written: reached again from the kept tree as cheaply
+    head_tree, found = _from_checkout(side, under, tree, kept)
     if found is None:
         found = _read_whole(side, under)
     kept[tree] = found
@@ -126,26 +128,27 @@ def _from_checkout(
     disk (those ``git diff`` reports as changed read from ``HEAD``), then ``tree`` from it by
     the files that differ. ``HEAD``'s tree id, and None when this does not hold: no ``HEAD``,
     ``tree`` far from it, too many changed files, or files git converts on checkout (their
-    text on disk is not their blob's)."""
+    text on disk is not their blob's). What a process started with the command read already
+    (:mod:`memcli.review.early_words`) is taken as it is."""
+    from memcli.review import early_words
+
     folder = under.rstrip("/")
     repo = side.repo
-    found = (repo.try_run("rev-parse", "HEAD", f"HEAD:{folder}") or "").split()
-    if len(found) != 2:
+    checkout = Checkout.from_plain(early_words.take(_early_key(str(repo.root), under)))
+    if checkout is not None:
+        head, head_tree = checkout.head, checkout.head_tree
+        pairs = [] if tree == head_tree else _differ(side, head_tree, tree)
+    else:
+        found = (repo.try_run("rev-parse", "HEAD", f"HEAD:{folder}") or "").split()
+        if len(found) != 2:
+            return "", None
+        head, head_tree = found
+        pairs = [] if tree == head_tree else _differ(side, head_tree, tree)
+        if pairs is not None:
+            checkout = read_checkout(repo, under, head, head_tree)
+    if pairs is None or checkout is None or checkout.words is None:
         return "", None
-    head, head_tree = found
-    pairs = [] if tree == head_tree else _differ(side, head_tree, tree)
-    try:
-        changed = repo.changed("HEAD", None, folder, untracked=False)
-    except MemError:
-        return "", None
-    files = _item_files(repo.folder_names(head, folder))
-    if pairs is None or len(changed) > MOST_CHANGED or repo.converts(files):
-        return "", None
-    out = side.grep(PATTERN, under, after=1, checkout=True)
-    if "\r\n" in out:
-        return "", None  # line endings converted on checkout (or in the blobs: read those)
-    at_head = StoreWords()
-    from_output(at_head, out, files)
+    changed, files, at_head = checkout.changed, checkout.files, checkout.words
     # the files that differ on disk, as they are at HEAD (one added since: not at HEAD)
     redo = [("M", path[len(under) :]) for status, path in changed if status != "A"]
     at_head = _updated(side.at_revision(head, "HEAD"), under, at_head, redo)
@@ -158,6 +161,111 @@ def _from_checkout(
     hidden = repo.index_only(folder)
     side.on_disk = on_disk - hidden if hidden is not None else set()
     return head_tree, at_head
+
+
+@dataclass
+class Checkout:
+    """``HEAD``'s items folder as checked out, read by :func:`read_checkout`."""
+
+    head: str  # HEAD's commit
+    head_tree: str  # HEAD's items tree
+    changed: list[tuple[str, str]]  # (status, path): the files that differ on disk
+    files: list[str]  # the item files at HEAD
+    words: StoreWords | None  # None: the files on disk are not HEAD's text (see below)
+
+    def to_plain(self) -> tuple[Any, ...]:
+        """As plain values (for :mod:`marshal`)."""
+        words = self.words
+        plain = None if words is None else (words.odd, words.decisions, words.expires)
+        return (self.head, self.head_tree, self.changed, self.files, plain)
+
+    @classmethod
+    def from_plain(cls, data: Any) -> Checkout | None:
+        """From :meth:`to_plain`'s values; None for anything else."""
+        try:
+            head, head_tree, changed, files, plain = data
+            words = None if plain is None else StoreWords(*plain)
+        except (TypeError, ValueError):
+            return None
+        return cls(head, head_tree, changed, files, words)
+
+
+def read_checkout(repo: GitRepo, under: str, head: str, head_tree: str) -> Checkout | None:
+    """What :class:`StoreWords` holds for ``HEAD``'s item files as they are on disk (``git
+    grep`` of the checkout: nothing to inflate), with the files ``git diff`` reports as changed
+    on disk; no words when too many changed or git converts the files on checkout (a filter,
+    ``ident``, an encoding, line endings); None when git cannot say."""
+    folder = under.rstrip("/")
+    try:
+        changed = repo.changed("HEAD", None, folder, untracked=False)
+    except MemError:
+        return None
+    files = _item_files(repo.folder_names("HEAD", folder))
+    checkout = Checkout(head, head_tree, changed, files, None)
+    if len(changed) > MOST_CHANGED or repo.converts(files):
+        return checkout
+    out = repo.grep_output(None, PATTERN, under, after=1, untracked=False)
+    if "\r\n" in out:
+        return checkout  # line endings converted on checkout (or in the blobs: read those)
+    checkout.words = StoreWords()
+    from_output(checkout.words, out, files)
+    return checkout
+
+
+def checkout_reads(under: str) -> list[list[str]]:
+    """The git commands of :func:`read_checkout` and the ``rev-parse`` before it that depend on
+    nothing else (as :mod:`memcli.gitlayer` is given them), to start them at once."""
+    folder = under.rstrip("/")
+    return [
+        ["rev-parse", "HEAD", f"HEAD:{folder}"],
+        ["diff", "--no-renames", "--name-status", "-z", "HEAD", "--", folder],
+        ["ls-tree", "-z", "--name-only", "--full-name", "HEAD", "--", f"{folder}/"],
+        grep_args(None, PATTERN, under, after=1, untracked=False),
+    ]
+
+
+def start_early_read(root: str, under: str) -> None:
+    """With nothing kept in ``root`` (a fresh clone), fork the first diff's read of ``HEAD``'s
+    items as checked out now (:mod:`memcli.review.early_words`): it overlaps the command's
+    imports, and :func:`_from_checkout` takes it."""
+    import functools
+
+    from memcli.review import early_words
+
+    if nothing_kept(root, under):
+        early_words.start(_early_key(root, under), functools.partial(_early_read, root, under))
+
+
+def _early_key(root: str, under: str) -> tuple[str, ...]:
+    return ("diff-words", root, under)
+
+
+def _early_read(root: str, under: str) -> tuple[Any, ...] | None:
+    """In the child: :func:`read_checkout` of ``HEAD``, its git commands started at once."""
+    from memcli import gitlayer
+    from memcli.review.gitrepo import GitRepo
+
+    for args in checkout_reads(under):
+        gitlayer.start_early(root, *args)  # at once: git's reads overlap each other
+    try:
+        repo = GitRepo(Path(root))
+        folder = under.rstrip("/")
+        found = (repo.try_run("rev-parse", "HEAD", f"HEAD:{folder}") or "").split()
+        if len(found) != 2:
+            return None
+        checkout = read_checkout(repo, under, found[0], found[1])
+        return None if checkout is None else checkout.to_plain()
+    finally:
+        gitlayer.end_early()  # the reads not needed (a converted checkout: no grep)
+
+
+def nothing_kept(root: str, under: str) -> bool:
+    """Whether no words are kept in ``root`` and ``under`` is a folder: a fresh clone's first
+    diff, which reads every item."""
+    import os
+
+    folder = os.path.join(root, under)
+    return not os.path.lexists(os.path.join(root, CACHE)) and os.path.isdir(folder)
 
 
 def _updated(side: Side, under: str, old: StoreWords, pairs: list[tuple[str, str]]) -> StoreWords:
@@ -254,6 +362,7 @@ def _write(root: Path, under: str, kept: dict[str, StoreWords], used: list[str])
     }
     data = {"version": VERSION, "under": under, "trees": trees}
     try:
-        atomic.write_text(root / CACHE, json.dumps(data))
+        # not flushed to the disk: a file a crash leaves broken is not read (see _read)
+        atomic.write_text(root / CACHE, json.dumps(data), durable=False)
     except OSError:
         pass  # a read-only clone: the next diff reads the store again

@@ -28,6 +28,14 @@ SAMPLES: list[Any] = [
         "one": [{"between": "}\0{ }\x01{ },{"}],
         "mixed": [{"a": 1}, {}, {"b": [2]}],
     },
+    {  # what the one replace between two mappings looks for, inside strings and keys
+        "findings": [
+            {"ends": "x}", "next": "},\n    {", "},\n      {": "}", "n": 1.5},
+            {"ends": "}", "deep": "\n      },\n      {\n        "},
+            {"}": "{"},
+        ],
+        "flat": {"a": "},\n  {", "b": "}"},
+    },
 ]
 
 

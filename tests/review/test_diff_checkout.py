@@ -15,6 +15,7 @@ from review_helpers import commit, git, item_path, save
 
 from memcli.review import diff as review_diff
 from memcli.review import store_words
+from memcli.review.gitrepo import GitRepo
 from memcli.review.sides import SideReader
 
 
@@ -41,14 +42,14 @@ def _same_three_ways(
     each tree the revision read equal too."""
     (repo / store_words.CACHE).unlink(missing_ok=True)
     seen: list[bool] = []
-    grep = SideReader.grep
+    grep = GitRepo.grep_output
 
-    def recording(self: SideReader, pattern: str, under: str, **options: Any) -> str:
-        seen.append(bool(options.get("checkout")))
-        return grep(self, pattern, under, **options)
+    def recording(self: GitRepo, rev: str | None, *args: Any, **options: Any) -> str:
+        seen.append(rev is None and options.get("untracked") is False)  # the checkout's files
+        return grep(self, rev, *args, **options)
 
     with monkeypatch.context() as patched:
-        patched.setattr(SideReader, "grep", recording)
+        patched.setattr(GitRepo, "grep_output", recording)
         report = _diff(repo, spec)
     assert seen == greps
     from_checkout = _kept(repo)

@@ -14,7 +14,6 @@ from review_helpers import commit, item_path, save
 from memcli.review import diff as review_diff
 from memcli.review import item_lines, store_words
 from memcli.review.gitrepo import GitRepo
-from memcli.review.sides import SideReader
 
 
 def _store(repo: Path) -> None:
@@ -82,13 +81,13 @@ def test_a_tree_next_to_a_kept_one_reads_only_what_differs(
     save(repo, "pgpg000003", "Pin Postgres 17 for the job queue", kind="decision")
     commit(repo, "17")
     greps: list[str] = []
-    grep = SideReader.grep
+    grep = GitRepo.grep_output
 
-    def counting(self: SideReader, *args: Any, **kwargs: Any) -> Any:
-        greps.append(str(self.sha))
-        return grep(self, *args, **kwargs)
+    def counting(self: GitRepo, rev: str | None, *args: Any, **kwargs: Any) -> Any:
+        greps.append(str(rev))
+        return grep(self, rev, *args, **kwargs)
 
-    monkeypatch.setattr(SideReader, "grep", counting)
+    monkeypatch.setattr(GitRepo, "grep_output", counting)
     result = review_diff.memory_diff(repo, "HEAD~1..HEAD")
     assert greps == []  # no file of the store read whole
     assert {(c.item.id, c.other.id) for c in result.contradictions} == {
