@@ -253,6 +253,8 @@ def _observe(
         "excerpt": excerpt,
         "raw": f"raw/{buffer.session_file_name(session)}#{obs_id}",
     }
+    if isinstance(event.get("secs"), float):  # how long the command took, when known
+        observation["secs"] = event["secs"]
     raw: dict[str, object] = {"id": obs_id, "ts": stamp, "payload": masked}
     seen = redactor.session
     if seen is not None and seen.new:  # first seen in this event: masked in every field

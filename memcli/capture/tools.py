@@ -58,6 +58,10 @@ _BACKGROUND_ID_KEYS = ("backgroundTaskId", "shellId", "bash_id", "task_id")
 _RESPONSE_KEYS = ("tool_response", "toolResult", "tool_output", "result_json", "tool_result")
 _OUTPUT_KEYS = ("output", "llmContent", "textResultForLlm", "result", "content", "text")
 _EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code", "exit_status")
+# How long a call took, where the assistant says it: a payload's or a result's milliseconds
+# (Claude Code's `duration_ms`, its tools' `durationMs`), or Codex's "Wall time: 2.6 seconds".
+_MS_KEYS = ("duration_ms", "durationMs")
+_WALL_TIME = r"(?m)^Wall time: (\d+(?:\.\d+)?) seconds?\s*$"
 
 
 def _args(payload: dict[str, object]) -> dict[str, object]:
@@ -202,6 +206,9 @@ def tool_event(
     name = tool.lower()
     ev["tool"] = tool or None
     if name in SHELL or action == "shell":
+        secs = _duration(payload, response, output)
+        if secs is not None:
+            ev["secs"] = secs
         return _command_event(ev, args, output, code, (failed, interrupted), error_text, response)
     if name in _EDIT or action == "file_edit":
         kind, verb = "edit", "write" if name in _WRITE else "edit"
@@ -247,6 +254,20 @@ def tool_event(
     text = values.body(output) if kind == "other" else description
     ev.update(ok=True, hashes=hashes, text=text, summary=values.line(summary))
     return ev
+
+
+def _duration(payload: dict[str, object], response: object, output: str) -> float | None:
+    """Seconds a shell call took, when the payload says (see ``_MS_KEYS``, ``_WALL_TIME``)."""
+    for source in (payload, values.as_dict(response)):
+        for key in _MS_KEYS:
+            value = source.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+                return round(float(value) / 1000, 1)
+    if "Wall time: " in output:
+        found = filters.compiled(_WALL_TIME).search(output)
+        if found is not None and len(found.group(1)) < 12:
+            return round(float(found.group(1)), 1)
+    return None
 
 
 def _poll_status(response: object) -> str:

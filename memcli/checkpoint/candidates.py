@@ -15,16 +15,18 @@ assistant's messages), ``unresolved`` (a check still failing when the turn ends)
 (a tool call the user refused), ``interrupted`` (a command stopped before it ended) and
 ``subagent`` (a sub-agent's report naming a cause or a decision), ``failed`` (a command,
 not a check, still failing with a telling line when the turn ends, or a tool's failure with
-its error line) and ``warning`` (a passing command's warning the next edit acted on); see
-:mod:`memcli.checkpoint.events` for tools, warnings and background jobs.
+its error line), ``warning`` (a passing command's warning the next edit acted on) and
+``workflow`` (a command the session ran again and again, or after its edits, to test or build
+the project); see :mod:`memcli.checkpoint.events` for tools, warnings and background jobs and
+:mod:`memcli.checkpoint.workflow` for workflows and slow runs.
 
 Ids come from the session, the kind and what the candidate is about, so the same lesson seen
 twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :mod:`re`, no
 :mod:`json`, no dataclasses.
 """
 
-from memcli.checkpoint import commands, events, prompted, reruns, sayings
-from memcli.checkpoint.commands import added_flags, command_key, looking, turn_end
+from memcli.checkpoint import commands, events, prompted, reruns, sayings, workflow
+from memcli.checkpoint.commands import added_flags, command_key, looking
 from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, strings_of, text_of
 from memcli.checkpoint.sayings import message, sentences
 
@@ -50,6 +52,7 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
                 events.tool_failed(record, state)  # a read over its size limit
             else:
                 events.edited(strings_of(record.get("files")), record, state)
+                workflow.edited(state)
         elif kind == "prompt":
             prompted.prompt(record, state)
         elif kind == "conclusion":
@@ -65,6 +68,12 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
             events.tool_failed(record, state)
 
 
+def turn_end(state: dict[str, object]) -> None:
+    """At the end of a turn: checks still failing, pasted failures fixed, workflows."""
+    commands.turn_end(state)
+    workflow.turn_end(state)
+
+
 def _command(record: dict[str, object], state: dict[str, object], summary: str) -> None:
     line = text_of(record, "input")
     if summary.endswith("-> background") or (line.rstrip().endswith("&") and "&&" not in line[-3:]):
@@ -76,6 +85,7 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str) 
     if changed:
         commands.edit({**record, "files": changed}, state)
         events.edited(changed, record, state)
+        workflow.edited(state)
         return
     whole = "transcript" in state and text_of(record, "agent") == "claude-code"
     if "commit" in line and ("<<" not in line or not whole):
@@ -83,6 +93,7 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str) 
         # from a Claude Code transcript (capture keeps the command as one line).
         sayings.commit(line, state, record)
     commands.command(record, state)
+    workflow.ran(record, state)
     if record.get("ok") is True:
         key = command_key(line)[0]
         if key and not looking(key):

@@ -19,7 +19,9 @@ from memcli.checkpoint import sayings
 from memcli.checkpoint.entries import PRIORITY
 
 # Kinds that come from events (commands, their outputs, tool calls), not from prose.
-HAPPENED = frozenset(("fix", "unresolved", "denied", "failed", "warning", "interrupted"))
+HAPPENED = frozenset(
+    ("fix", "unresolved", "denied", "failed", "warning", "interrupted", "workflow")
+)
 
 
 def happened(candidate: dict[str, object]) -> bool:

@@ -15,11 +15,11 @@ SUGGEST = {
     "fix": "pitfall", "env": "env", "correction": "convention", "convention": "convention",
     "decision": "decision", "cause": "pitfall", "unresolved": "task", "denied": "env",
     "interrupted": "env", "subagent": "pitfall", "failed": "pitfall", "warning": "pitfall",
-    "fact": "env",
+    "fact": "env", "workflow": "convention",
 }  # fmt: skip
 # Asked first when a turn holds more candidates than one request may name.
 PRIORITY = ("fix", "env", "correction", "convention", "cause", "decision", "fact", "unresolved",
-            "denied", "failed", "warning", "interrupted", "subagent")  # fmt: skip
+            "workflow", "denied", "failed", "warning", "interrupted", "subagent")  # fmt: skip
 MAX_LINE = 220
 MAX_CANDIDATES = 200  # per session: the state file stays small however long the session
 

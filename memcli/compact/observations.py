@@ -44,6 +44,7 @@ class Obs:
     raw: str = ""
     project: str = ""
     branch: str = ""
+    secs: float | None = None  # how long a command took, when the hook payload said
     # Seen by an earlier compaction batch of the session, carried for its open episodes only:
     # never counted again and never a source of prose facts.
     carried: bool = False
@@ -64,6 +65,7 @@ class Obs:
 
         ok = record.get("ok")
         code = record.get("exit_code")
+        secs = record.get("secs")
         files = record.get("files")
         return cls(
             index=index,
@@ -83,6 +85,7 @@ class Obs:
             raw=text("raw"),
             project=text("project"),
             branch=text("branch"),
+            secs=float(secs) if isinstance(secs, int | float) and type(secs) is not bool else None,
         )
 
     @property

@@ -33,6 +33,7 @@ from memcli.compact import (
     tasks,
     text,
     titles,
+    workflow,
 )
 from memcli.compact.commands import Command
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
@@ -204,6 +205,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(events.acted_on_warnings(analysis.obs, ctx.session))
     said = [o for o in [*analysis.conclusions, *analysis.notes] if not o.carried]
     drafts.extend(events.slow_runs(analysis.obs, said, ctx.session))
+    drafts.extend(workflow.drafts(analysis.obs, ctx.session))  # checks run again, slow runs
     # One item per lesson: a failure an episode explains is not an environment fact too.
     solved = {d.signature for d in drafts if d.signature}
     last_failures = [
