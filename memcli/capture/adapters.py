@@ -11,6 +11,7 @@ Every event has exactly the keys in `EVENT_KEYS`:
   an edit; never file contents), with private spans, mem fences and terminal escapes removed
   but not trimmed: the caller runs `filters.clean` with its configured limits
 - `cwd` (str|None), `hashes` (path -> sha256 of the file content), `input` (short str)
+- `secs` (float|None): how long a shell call took, when the payload says
 
 Detection (`detect`), first rule that matches:
 
@@ -54,7 +55,7 @@ AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot")
 KINDS = ("command", "edit", "read", "prompt", "error", "conclusion", "session", "other")
 EVENT_KEYS = (
     "agent", "session", "event", "tool", "kind", "summary", "ok", "exit_code", "files", "text",
-    "cwd", "hashes", "input",
+    "cwd", "hashes", "input", "secs",
 )  # fmt: skip
 TEXT_AGENT = "pipe"  # the `agent` of events made from plain piped text
 MAX_TEXT = values.MAX_TEXT  # raw text beyond this keeps its head and tail only
@@ -188,6 +189,7 @@ def _to_event(payload: dict[str, object], agent: str) -> dict[str, object] | Non
         "session": values.first(payload, "session_id", "sessionId", "conversation_id"),
         "event": event, "tool": None, "kind": "other", "summary": "", "ok": None,
         "exit_code": None, "files": [], "text": "", "cwd": cwd, "hashes": {}, "input": "",
+        "secs": None,
     }  # fmt: skip
     if action in ("tool", "failure", "shell", "file_edit", "file_read"):
         return tools.tool_event(ev, payload, action)
@@ -264,7 +266,7 @@ def text_event(text: str, kind_hint: str | None) -> dict[str, object]:
     return {
         "agent": TEXT_AGENT, "session": None, "event": "text", "tool": hint or None,
         "kind": kind, "summary": values.line(summary), "ok": ok, "exit_code": None,
-        "files": [], "text": body, "cwd": cwd, "hashes": {}, "input": "",
+        "files": [], "text": body, "cwd": cwd, "hashes": {}, "input": "", "secs": None,
     }  # fmt: skip
 
 

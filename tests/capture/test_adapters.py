@@ -298,6 +298,22 @@ def test_codex_bash_with_exit_code_framing() -> None:
     assert ev["text"] == "test tests::adds ... FAILED\ntest result: FAILED. 0 passed; 1 failed"
 
 
+def test_a_shell_calls_duration_is_read_where_the_assistant_gives_it() -> None:
+    codex: dict[str, object] = {
+        **CODEX, "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": ["bash", "-lc", "cargo build --release"]},
+        "tool_response": "Exit code: 0\nWall time: 184.6 seconds\nOutput:\nFinished release",
+    }  # fmt: skip
+    assert event(codex)["secs"] == 184.6
+    claude: dict[str, object] = {
+        "session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "npm test"}, "duration_ms": 2140,
+        "tool_response": {"stdout": "ok", "stderr": "", "interrupted": False},
+    }  # fmt: skip
+    assert event(claude)["secs"] == 2.1
+    assert event({**claude, "duration_ms": "2140"})["secs"] is None  # not a number: not known
+
+
 def test_codex_apply_patch_lists_files_not_content() -> None:
     patch = (
         "*** Begin Patch\n*** Update File: src/app.py\n@@\n-PORT = 5433\n+PORT = 5432\n"
