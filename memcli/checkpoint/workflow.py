@@ -27,8 +27,9 @@ MAX_PER_SESSION = 2  # workflow candidates one session asks about
 MAX_KEYS = 40  # command keys followed in the state
 SLOW_SECONDS = 60.0  # a run this long is worth a question (items need more: compact.workflow)
 _NOT_WORKFLOW = _set(
-    """git mem cd export source sleep install i add ci remove uninstall update upgrade init
-    login logout publish"""
+    """git gh mem cd export source sleep install i add ci remove uninstall update upgrade init
+    login logout publish mkdir rmdir chmod chown cp mv rm touch ln tar zip unzip curl wget kill
+    pkill killall open xdg-open code ssh scp rsync"""
 )
 _INSTALLERS = frozenset(("pip", "pip3", "brew", "apt", "apt-get", "gem", "conda"))
 _WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
@@ -194,7 +195,10 @@ def turn_end(state: dict[str, object]) -> None:
         if not isinstance(entry, dict) or not entry.get("passed") or entry.get("shown"):
             continue
         runs, checked = int(str(entry.get("runs") or 0)), int(str(entry.get("checked") or 0))
-        if runs >= MIN_RUNS or checked >= MIN_CHECKED:
+        if entry.get("check"):
+            if runs >= MIN_RUNS or checked >= MIN_CHECKED:
+                ready.append((checked, runs, key, entry))
+        elif runs >= MIN_RUNS and checked >= 1:  # a script or a tool: it must check edits
             ready.append((checked, runs, key, entry))
     ready.sort(key=lambda found: (-found[0], -found[1]))
     for checked, runs, key, entry in ready[: max(0, MAX_PER_SESSION - asked)]:
@@ -205,9 +209,16 @@ def turn_end(state: dict[str, object]) -> None:
         add(state, "workflow", key,
             [f"`{one_line(shown, 100)}` was run {runs} times in this session{after}, and "
              f"passed: is it how this project is {done}? Record it as a convention",
-             f"last run: `{one_line(str(entry.get('cmd') or ''), 120)}`"],
+             f"last run: `{one_line(_without_cd(str(entry.get('cmd') or '')), 120)}`"],
             None, obs=strings_of(entry.get("obs")), refs=strings_of(entry.get("refs")),
             ts=str(entry.get("ts") or ""))  # fmt: skip
+
+
+def _without_cd(command: str) -> str:
+    """``cd "C:\\work\\x" && npm test`` -> ``npm test``: the session's own folder says nothing."""
+    while command.lstrip().startswith("cd ") and "&&" in command:
+        command = command.split("&&", 1)[1].strip()
+    return command
 
 
 def duration(seconds: float) -> str:

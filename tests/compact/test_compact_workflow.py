@@ -26,7 +26,8 @@ def _base(session: str) -> dict[str, Any]:
 def bash(command: str, stdout: str = "", session: str = "w1", **extra: Any) -> dict[str, Any]:
     return {**_base(session), "hook_event_name": "PostToolUse", "tool_name": "Bash",
             "tool_input": {"command": command}, "tool_use_id": f"toolu_{next(_ids)}",
-            "tool_response": {"stdout": stdout, "stderr": "", "interrupted": False}, **extra}  # fmt: skip
+            "tool_response": {"stdout": stdout, "stderr": "", "interrupted": False},
+            **extra}  # fmt: skip
 
 
 def failed(command: str, error: str, session: str = "w1") -> dict[str, Any]:
@@ -99,9 +100,7 @@ def test_the_same_check_in_two_sessions_is_one_item(memory: api.Memory, capture:
     assert {e.get("session") for e in item.evidence} == {"w1", "w2"}
 
 
-def test_the_workflow_is_asked_about_once_per_session(
-    memory: api.Memory, capture: Capture
-) -> None:
+def test_the_workflow_is_asked_about_once_per_session(memory: api.Memory, capture: Capture) -> None:
     assert "[workflow" in replay(capture, memory, _checked_after_each_edit())
     again = [edit("src/shop/cart.py"), bash("uv run pytest -q", TESTS_PASS)]
     assert "[workflow" not in replay(capture, memory, again)
@@ -119,8 +118,8 @@ def test_a_check_still_failing_at_the_end_is_no_convention(
     memory: api.Memory, capture: Capture
 ) -> None:
     payloads = _checked_after_each_edit()[:-1]
-    payloads += [edit("src/shop/bundle.py"),
-                 failed("uv run pytest -q", "Exit code 1\nE   assert 3 == 4\n1 failed, 30 passed")]  # fmt: skip
+    failure = "Exit code 1\nE   assert 3 == 4\n1 failed, 30 passed"
+    payloads += [edit("src/shop/bundle.py"), failed("uv run pytest -q", failure)]
     assert "`uv run pytest` was run 3 times" in replay(capture, memory, payloads)  # it passed
     assert not [i for i in titles(memory).values() if i.kind == "convention"]
 
@@ -156,7 +155,9 @@ def test_a_build_taking_minutes_is_asked_about_and_is_an_env_fact(
     asked = replay(capture, memory, payloads)
     assert "`cargo build --release` took 3m 05s here" in asked
     [item] = [i for i in titles(memory).values() if i.kind == "env"]
-    assert item.title.startswith("`cargo build --release` takes 3m 05s here: run it in the background")
+    assert item.title.startswith(
+        "`cargo build --release` takes 3m 05s here: run it in the background"
+    )
 
 
 def test_a_minute_is_asked_about_but_makes_no_item(memory: api.Memory, capture: Capture) -> None:
