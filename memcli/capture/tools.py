@@ -54,6 +54,7 @@ _ARG_KEYS = (
 # Tools that read a background job's output (as `memcli.signals.POLL_TOOLS`, not imported:
 # capture stays light).
 _POLL_TOOLS = frozenset(("bashoutput", "taskoutput", "bash_output", "task_output"))
+MOVED_TO_BACKGROUND = "sent to the background while it ran"  # memcli.checkpoint.workflow too
 _BACKGROUND_ID_KEYS = ("backgroundTaskId", "shellId", "bash_id", "task_id")
 _RESPONSE_KEYS = ("tool_response", "toolResult", "tool_output", "result_json", "tool_result")
 _OUTPUT_KEYS = ("output", "llmContent", "textResultForLlm", "result", "content", "text")
@@ -323,10 +324,17 @@ def _command_event(
     detail = f" ({filters.one_line(detail, 70)})" if detail else ""
     summary = filters.one_line(f"$ {filters.one_line(command, 120)} -> {state}{detail}")
     kind = "error" if ok is False else "command"
+    job = values.first(values.as_dict(response), *_BACKGROUND_ID_KEYS)
     if args.get("run_in_background") is True and ok is not False:
         # Started, not finished: neither a pass nor a failure; polls tell how long it took.
-        job = values.first(values.as_dict(response), *_BACKGROUND_ID_KEYS)
         ok, body = None, f"running in the background (id {job})" if job else body
+        summary = filters.one_line(f"$ {filters.one_line(command, 120)} -> background")
+    elif job and ok is not False and not body.strip():
+        # Not asked to run in the background, yet it went there (the user's Ctrl+B, or Claude
+        # Code moving a call past its timeout): it did not finish in time.
+        limit = values.as_int(args.get("timeout"))
+        past = f", past its {limit // 1000}s timeout" if limit and limit >= 1000 else ""
+        ok, body = None, f"{MOVED_TO_BACKGROUND}{past} (id {job})"
         summary = filters.one_line(f"$ {filters.one_line(command, 120)} -> background")
     ev.update(kind=kind, ok=ok, exit_code=code, text=body, input=command, summary=summary)
     return ev

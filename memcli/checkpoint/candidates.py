@@ -78,6 +78,7 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str) 
     line = text_of(record, "input")
     if summary.endswith("-> background") or (line.rstrip().endswith("&") and "&&" not in line[-3:]):
         events.background(record, state)
+        workflow.moved(record, state)
         return
     if events.sleep(line):
         events.waited(record, state)

@@ -7,7 +7,9 @@ project) and a *slow run* (a command that took minutes, or hit a timeout).
   edits, that passed at least once; asked once per session ("is `uv run pytest` how this
   project is tested?"), at most :data:`MAX_PER_SESSION` of them, the most used first.
 - ``env`` (slow): a command that took at least :data:`SLOW_SECONDS` (the hook payload's
-  duration, see ``memcli.capture.tools``) or whose output says it timed out, with its duration.
+  duration, see ``memcli.capture.tools``), whose output says it timed out, or that was sent
+  to the background while it ran without being asked to (the user's Ctrl+B, or Claude Code
+  moving it past its timeout), with its duration where known.
 
 Hook path: no :mod:`re`; string tests only, a few per command.
 """
@@ -239,6 +241,21 @@ def timed_out(output: str) -> str:
         if bare.startswith(("command timed out", "timed out after", "the command timed out")):
             return one_line(line.strip(), 120)
     return ""
+
+
+MOVED = "sent to the background while it ran"  # as memcli.capture.tools.MOVED_TO_BACKGROUND
+
+
+def moved(record: dict[str, object], state: dict[str, object]) -> None:
+    """A command sent to the background while it ran: it did not finish in time."""
+    excerpt = text_of(record, "excerpt")
+    if not excerpt.startswith(MOVED):
+        return
+    shown = one_line(_without_cd(text_of(record, "input")), 100)
+    said = one_line(excerpt.split(" (id ", 1)[0], 80)
+    line = (f"`{shown}` was {said}: is it slow here, or was it waiting for input (run it in "
+            "the background, with a longer timeout, or non-interactively)?")  # fmt: skip
+    add(state, "env", f"slow\0{shown}", [line], record, env="slow")
 
 
 def _slow(record: dict[str, object], state: dict[str, object], key: str, command: str) -> None:

@@ -1,8 +1,8 @@
 """Lessons from what commands did, not from a failure.
 
 - The project's *check workflow*: a test, build or lint command the session ran again and
-  again right after its code edits, and that passed in the end, is how this project checks a
-  change: a ``convention`` ("Test the project with `uv run pytest`"). Arguments that vary
+  again right after its code edits, that passed more than once and on its last run, is how
+  this project checks a change: a ``convention`` ("Test the project with `uv run pytest`"). Arguments that vary
   (the test file, `-x`, `| tail`) are dropped, so the same command in another session merges
   into the same item. Scripts, servers and installs run again and again are no convention
   (the checkpoint still asks about them).
@@ -20,6 +20,7 @@ from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
 MIN_CHECKED = 2  # runs right after code edits
+MIN_PASSES = 2  # used as the session's regular check, not only to end one fix
 MAX_PER_SESSION = 2
 SLOW_SECONDS = 120.0
 _VERBS = {"tested": "Test", "built": "Build", "linted or type-checked": "Lint and type-check"}
@@ -53,10 +54,13 @@ def conventions(obs: list[Obs], session: str) -> list[Draft]:
     found = []
     for key, seen in runs.items():
         checked = sum(1 for _o, after in seen if after)
+        passes = sum(1 for o, _after in seen if o.passed)
         last = seen[-1][0]
         shown = shapes.normalised(last.input)
         done = shapes.what(key, True, shown)
-        if checked < MIN_CHECKED or not last.passed or not shown or done not in _VERBS:
+        if checked < MIN_CHECKED or passes < MIN_PASSES or not last.passed:
+            continue  # a failure's loop until one pass is the fix's episode, not a habit
+        if not shown or done not in _VERBS:
             continue
         found.append((checked, len(seen), key, shown, done, seen))
     found.sort(key=lambda f: (-f[0], -f[1]))

@@ -186,3 +186,21 @@ def test_a_connection_timeout_is_no_slow_run(memory: api.Memory, capture: Captur
     assert len(slow) == 1 and "`pytest tests/e2e` hit a timeout" in slow[0]
     timeouts = [i.title for i in titles(memory).values() if "command timeout" in i.title]
     assert len(timeouts) == 1 and "pytest tests/e2e" in timeouts[0]
+
+
+def test_a_call_sent_to_the_background_while_it_ran_is_asked_about(
+    memory: api.Memory, capture: Capture
+) -> None:
+    backgrounded = "b5798f9"
+    moved = bash("claude -p '/share:publish' 2>&1", "")
+    moved["tool_input"]["timeout"] = 60_000
+    moved["tool_response"]["backgroundTaskId"] = backgrounded
+    started = bash("npm run dev", "")
+    started["tool_input"]["run_in_background"] = True
+    started["tool_response"]["backgroundTaskId"] = "b0000001"
+    asked = replay(capture, memory, [started, moved])
+    slow = [line for line in asked.splitlines() if "sent to the background" in line]
+    assert len(slow) == 1
+    said = "`claude -p '/share:publish' 2>&1` was sent to the background while it ran, past its "
+    assert said + "60s timeout" in slow[0]
+    assert not [i for i in titles(memory).values() if i.kind == "env"]  # the model knows why
