@@ -131,14 +131,15 @@ def what(key: str, check: bool, shown: str) -> str:
     return "checked after a change"
 
 
-def _workflow(key: str, command: str) -> bool:
+_NORMALISED: dict[str, str] = {}  # a session runs the same commands again and again
+
+
+def _workflow(key: str) -> bool:
     """Whether a command key may be a project workflow (tests, a build, a script run)."""
     words = key.split()
     if not words or words[0] in _NOT_WORKFLOW or words[-1] in _NOT_WORKFLOW:
         return False
-    if words[0] in _INSTALLERS or looking(key) or key in shapes.LOOKING:
-        return False
-    return bool(normalised(command))
+    return words[0] not in _INSTALLERS and not looking(key) and key not in shapes.LOOKING
 
 
 def _table(state: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -161,12 +162,19 @@ def ran(record: dict[str, object], state: dict[str, object]) -> None:
     if not key or ok is None:
         return
     _slow(record, state, key, command)
+    shown = _NORMALISED.get(command)
+    if shown is None:
+        if len(_NORMALISED) > 512:
+            _NORMALISED.clear()
+        shown = _NORMALISED[command] = normalised(command) if _workflow(key) else ""
+    if not shown:
+        return
     table = _table(state)
-    entry = table.get(key)
+    entry = table.get(shown)  # `python reproduce.py` and `python check.py` are two
     if entry is None:
-        if not _workflow(key, command) or len(table) >= MAX_KEYS:
+        if len(table) >= MAX_KEYS:
             return
-        entry = table[key] = {"runs": 0, "checked": 0, "passed": False, "check": check,
+        entry = table[shown] = {"runs": 0, "checked": 0, "passed": False, "check": check,
                               "at": -1, "obs": [], "refs": []}  # fmt: skip
     edits = int(str(state.get("edits") or 0))
     entry["runs"] = int(str(entry.get("runs") or 0)) + 1
@@ -205,7 +213,7 @@ def turn_end(state: dict[str, object]) -> None:
     ready.sort(key=lambda found: (-found[0], -found[1]))
     for checked, runs, key, entry in ready[: max(0, MAX_PER_SESSION - asked)]:
         entry["shown"] = True
-        shown = normalised(str(entry.get("cmd") or "")) or key
+        shown = key
         done = what(key, bool(entry.get("check")), shown)
         after = f", {checked} of them after edits" if checked else ""
         add(state, "workflow", key,
