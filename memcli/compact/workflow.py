@@ -4,8 +4,8 @@
   again right after its code edits, that passed more than once and on its last run, is how
   this project checks a change: a ``convention`` ("Test the project with `uv run pytest`").
   Arguments that vary (the test file, `-x`, `| tail`) are dropped, so the same command in
-  another session merges into the same item. Scripts, servers and installs run again and again are no convention
-  (the checkpoint still asks about them).
+  another session merges into the same item. Scripts, servers and installs run again and
+  again are no convention (the checkpoint still asks about them).
 - A *slow run*: a command that took :data:`SLOW_SECONDS` or more (the duration the hook
   payload gave) or that hit the assistant's command timeout is an ``env`` fact: run it in
   the background or with a longer timeout. The checkpoint asks from a minute on; an item
