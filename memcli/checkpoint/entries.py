@@ -18,8 +18,11 @@ SUGGEST = {
     "fact": "env", "workflow": "convention",
 }  # fmt: skip
 # Asked first when a turn holds more candidates than one request may name.
+    "fact": "env", "workflow": "convention",
+}  # fmt: skip
+# Asked first when a turn holds more candidates than one request may name.
 PRIORITY = ("fix", "env", "correction", "convention", "cause", "decision", "fact", "unresolved",
-            "workflow", "denied", "failed", "warning", "interrupted", "subagent")  # fmt: skip
+            "denied", "failed", "warning", "interrupted", "workflow", "subagent")  # fmt: skip
 MAX_LINE = 220
 MAX_CANDIDATES = 200  # per session: the state file stays small however long the session
 

@@ -5,7 +5,7 @@ project) and a *slow run* (a command that took minutes, or hit a timeout).
 - ``workflow``: a command key (the same program and subcommand, arguments that vary dropped:
   :func:`normalised`) run at least :data:`MIN_RUNS` times, or :data:`MIN_CHECKED` times after
   edits, that passed at least once; asked once per session ("is `uv run pytest` how this
-  project is tested?"), at most :data:`MAX_PER_SESSION` of them, the most used first.
+  project is tested?"): the one run most often after edits, after every other event.
 - ``env`` (slow): a command that took at least :data:`SLOW_SECONDS` (the hook payload's
   duration, see ``memcli.capture.tools``), whose output says it timed out, or that was sent
   to the background while it ran without being asked to (the user's Ctrl+B, or Claude Code
@@ -25,7 +25,7 @@ def _set(words: str) -> frozenset[str]:
 
 MIN_RUNS = 3  # runs of one command key before it is the session's way of doing something
 MIN_CHECKED = 2  # or runs that each followed an edit (it checks the edits)
-MAX_PER_SESSION = 2  # workflow candidates one session asks about
+MAX_PER_SESSION = 1  # workflow candidates one session asks about: its way of checking
 MAX_KEYS = 40  # command keys followed in the state
 SLOW_SECONDS = 60.0  # a run this long is worth a question (items need more: compact.workflow)
 _NOT_WORKFLOW = _set(

@@ -19,9 +19,9 @@ from memcli.compact import commands, tasks, text
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
-MIN_CHECKED = 2  # runs right after code edits
+MIN_CHECKED = 3  # runs right after code edits
 MIN_PASSES = 2  # used as the session's regular check, not only to end one fix
-MAX_PER_SESSION = 2
+MAX_PER_SESSION = 1  # the session's way of checking a change, not every check it ran
 SLOW_SECONDS = 120.0
 _VERBS = {"tested": "Test", "built": "Build", "linted or type-checked": "Lint and type-check"}
 
