@@ -56,12 +56,6 @@ def _base(word: str) -> str:
     return word.replace("\\", "/").rsplit("/", 1)[-1].lower().strip("'\"")
 
 
-def _family(program: str) -> str:
-    name = _base(program)
-    name = name[:-4] if name.endswith(".exe") else name
-    return name.rstrip("0123456789.") or name
-
-
 def _parts(command: str) -> list[str]:
     parts = [command]
     for separator in ("&&", "||", ";"):
@@ -83,14 +77,14 @@ def _prefix(part: str) -> str:
         words = words[take:]
         while words and first == "timeout" and words[0][:1].isdigit():
             words = words[1:]
-    if len(words) >= 3 and _family(words[0]) == "python" and words[1] == "-m":
+    if len(words) >= 3 and shapes.family(words[0]) == "python" and words[1] == "-m":
         kept += words[:2]
         words = words[2:]
     if not words:
         return ""
     program, rest = words[0], words[1:]
     kept.append(program)
-    family = _family(program)
+    family = shapes.family(program)
     if family in _MULTI:
         verbs = [w for w in rest if not w.startswith("-")]
         kept += verbs[:2] if verbs and verbs[0] in ("run", "compose", "exec") else verbs[:1]
@@ -191,7 +185,8 @@ def ran(record: dict[str, object], state: dict[str, object]) -> None:
 
 
 def turn_end(state: dict[str, object]) -> None:
-    """The session's workflow commands, asked about once each, the most used first."""
+    """The session's workflow command, once it qualifies: asked about once, the one run most
+    often after edits first (:data:`MAX_PER_SESSION`)."""
     table = state.get("workflow")
     if not isinstance(table, dict):
         return
