@@ -18,9 +18,6 @@ SUGGEST = {
     "fact": "env", "workflow": "convention",
 }  # fmt: skip
 # Asked first when a turn holds more candidates than one request may name.
-    "fact": "env", "workflow": "convention",
-}  # fmt: skip
-# Asked first when a turn holds more candidates than one request may name.
 PRIORITY = ("fix", "env", "correction", "convention", "cause", "decision", "fact", "unresolved",
             "denied", "failed", "warning", "interrupted", "workflow", "subagent")  # fmt: skip
 MAX_LINE = 220
