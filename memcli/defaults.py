@@ -38,6 +38,6 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "decay": {"half_life_days": 90},
     "compact": {"summarizer": None, "timeout_seconds": 120},
     "recall": {"enabled": False},
-    "checkpoint": {"mode": None, "max_per_turn": 8, "max_per_session": 16},
+    "checkpoint": {"mode": None, "max_per_turn": 8, "max_per_session": 24},
     "prune": {"unused_days": 180, "archive": False},
 }

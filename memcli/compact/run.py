@@ -214,24 +214,9 @@ def _edit_hints(
     local: Path, analysis: rules.Analysis, raws: dict[str, dict[str, Any]]
 ) -> dict[str, str]:
     """``old`` -> ``new`` of one-line edits in episodes, from their (masked) raw records."""
-    wanted: dict[str, set[str]] = {}
-    hints: dict[str, str] = {}
-    for episode in analysis.episodes:
-        for o in episode.edits:
-            if o.id in raws:
-                hint = _hint(raws[o.id].get("payload"))
-                if hint:
-                    hints[o.id] = hint
-                continue
-            file_name, _, obs_id = o.raw.partition("#")
-            if obs_id and file_name.startswith("raw/") and "/" not in file_name[4:]:
-                wanted.setdefault(file_name, set()).add(obs_id)
-    for file_name, ids in wanted.items():
-        for record in buffer.raw_records(str(local / file_name), ids):
-            hint = _hint(record.get("payload"))
-            if hint:
-                hints[str(record["id"])] = hint
-    return hints
+    edits = [o for episode in analysis.episodes for o in episode.edits]
+    found = {k: _hint(v) for k, v in _raw_payloads(local, edits, raws).items()}
+    return {k: v for k, v in found.items() if v}
 
 
 def _whole_commits(
@@ -240,21 +225,29 @@ def _whole_commits(
     """Commit commands whole (capture cuts a command at 200 characters, and a heredoc's line
     ends tell its subject from its body), from their (masked) raw records: observation id ->
     command."""
-    found: dict[str, str] = {}
+    wanted = [o for o in analysis.obs if commits.is_commit(o) and not o.carried]
+    found = {k: _command_of(v) for k, v in _raw_payloads(local, wanted, raws).items()}
+    return {k: v for k, v in found.items() if v}
+
+
+def _raw_payloads(
+    local: Path, observations: list[Obs], raws: dict[str, dict[str, Any]]
+) -> dict[str, object]:
+    """Observation id -> the hook payload of its (masked) raw record: from ``raws`` where it
+    is there, else read once per raw file under ``local`` (only a plain ``raw/NAME``)."""
+    found: dict[str, object] = {}
     wanted: dict[str, set[str]] = {}
-    for o in analysis.obs:
-        if not commits.is_commit(o) or o.carried:
-            continue
+    for o in observations:
         if o.id in raws:
-            found[o.id] = _command_of(raws[o.id].get("payload"))
+            found[o.id] = raws[o.id].get("payload")
             continue
         file_name, _, obs_id = o.raw.partition("#")
         if obs_id and file_name.startswith("raw/") and "/" not in file_name[4:]:
             wanted.setdefault(file_name, set()).add(obs_id)
     for file_name, ids in wanted.items():
         for record in buffer.raw_records(str(local / file_name), ids):
-            found[str(record["id"])] = _command_of(record.get("payload"))
-    return {k: v for k, v in found.items() if v}
+            found[str(record["id"])] = record.get("payload")
+    return found
 
 
 def _command_of(payload: object) -> str:
