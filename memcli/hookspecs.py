@@ -77,15 +77,21 @@ _EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
         "recall": ("UserPromptSubmit",),
         "compact": ("SessionStart",),
     },
+    # Gemini CLI: AfterAgent's {"decision": "deny", "reason": ...} sends the reason to the
+    # agent as its next prompt, and BeforeAgent's additionalContext is added to the prompt.
     "gemini": {
         "index": ("SessionStart",),
         "capture": ("BeforeAgent", "AfterTool", "AfterAgent"),
+        "checkpoint": ("AfterAgent",),
+        "recall": ("BeforeAgent",),
         "compact": ("SessionEnd",),
     },
+    # Cursor: the stop hook's followup_message is submitted as the next user message.
     "cursor": {
         "index": ("sessionStart",),
         "capture": ("beforeSubmitPrompt", "afterShellExecution", "afterFileEdit")
         + ("afterAgentResponse", "stop"),
+        "checkpoint": ("stop",),
         "compact": ("sessionEnd",),
     },
     # Copilot ignores what a sessionStart hook prints: there is no index to inject, so the

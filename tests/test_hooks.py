@@ -160,12 +160,25 @@ def test_codex_uses_claude_layout_without_async() -> None:
     assert stop == ["mem capture --agent codex", "mem checkpoint --agent codex"]
 
 
-@pytest.mark.parametrize("agent", ["gemini", "cursor", "copilot"])
-def test_no_checkpoint_where_the_stop_hook_cannot_ask_in_claude_codes_json(agent: str) -> None:
-    commands = [
-        h.get("command") or h.get("bash") for _, _, h in handlers(agent, hooks.mem_hooks(agent))
-    ]
+def test_no_checkpoint_where_the_end_of_turn_hook_cannot_ask() -> None:
+    commands = [h.get("bash") for _, _, h in handlers("copilot", hooks.mem_hooks("copilot"))]
     assert not any("checkpoint" in str(c) for c in commands)
+
+
+def test_gemini_and_cursor_ask_at_their_own_end_of_turn_event() -> None:
+    gemini = handlers("gemini", hooks.mem_hooks("gemini"))
+    after = [h["command"] for e, _, h in gemini if e == "AfterAgent"]
+    assert after == ["mem capture --agent gemini", "mem checkpoint --agent gemini"]
+    cursor = hooks.mem_hooks("cursor")["hooks"]["stop"]
+    assert cursor == [{"command": "mem capture --agent cursor"},
+                      {"command": "mem checkpoint --agent cursor"}]  # fmt: skip
+
+
+def test_gemini_recall_is_on_before_agent_when_enabled() -> None:
+    assert "recall" not in json.dumps(hooks.mem_hooks("gemini"))
+    found = handlers("gemini", hooks.mem_hooks("gemini", recall=True))
+    before = [h["command"] for e, _, h in found if e == "BeforeAgent"]
+    assert before == ["mem capture --agent gemini", "mem recall --agent gemini"]
 
 
 def test_recall_is_wired_only_when_enabled() -> None:

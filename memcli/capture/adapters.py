@@ -288,7 +288,13 @@ def _is_listing(command: str) -> bool:
 def is_noise(event: dict[str, object], noise_tools: Sequence[str]) -> bool:
     """True for events not worth keeping: todo-list tools, directory listings (tools and `ls`
     commands), and tools named in config (exact names in any case, or fnmatch patterns such
-    as `mcp__browser__*`)."""
+    as `mcp__browser__*`), and the Stop checkpoint's own request handed back as a prompt
+    (Gemini CLI's and Cursor's way of making the agent go on)."""
+    if event.get("kind") == "prompt":
+        from memcli.observed.checkpoint_request import is_checkpoint_request
+
+        if is_checkpoint_request(str(event.get("text"))):
+            return True
     tool = event.get("tool")
     name = tool.lower() if isinstance(tool, str) else ""
     if name in NOISE_TOOLS:

@@ -38,7 +38,8 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
     data, total = _read_stdin(_int(settings, "max_input_bytes"))
     if total > len(data):
         raise CaptureError(f"payload of {total} bytes is over capture.max_input_bytes")
-    text = data.decode("utf-8", errors="replace")
+    # A byte-order mark before the JSON (Cursor's payloads on Windows start with one).
+    text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
     if "\x00" in text:  # looked for first: replace() scans a megabyte forty times as slowly
         text = text.replace("\x00", "")
     payload = _parse(text)

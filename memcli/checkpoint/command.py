@@ -1,5 +1,7 @@
-"""`mem checkpoint`: the Stop hook. Prints Claude Code's ``{"decision": "block", "reason":
-...}`` when the session holds lessons not yet asked about; prints nothing otherwise.
+"""`mem checkpoint`: the end-of-turn hook. Prints the assistant's own "go on" answer (Claude
+Code's and Codex's ``{"decision": "block", "reason": ...}``, Gemini CLI's ``{"decision":
+"deny", ...}``, Cursor's ``{"followup_message": ...}``) when the session holds lessons not yet
+asked about; prints nothing otherwise.
 
 Parsed by hand like `mem capture` (no Typer on the hook path). Fails open: whatever happens
 the exit code is 0, stdout holds either nothing or that one JSON object, and the reason for a
@@ -11,12 +13,15 @@ import sys
 
 USAGE = """usage: mem checkpoint [--agent NAME] [--strict]
 
-Read a Stop hook event (JSON) on stdin. When the session shows candidate lessons not yet
-asked about, print {"decision": "block", "reason": ...} asking the model to record the true
-ones (mem add --candidate ID) and dismiss the rest (mem add --dismiss ID...). Silent when
-there is nothing new, when stop_hook_active is true, or when checkpoint.mode is off.
+Read an end-of-turn hook event (JSON) on stdin. When the session shows candidate lessons
+not yet asked about, print the assistant's answer that keeps it working (Claude Code, Codex:
+{"decision": "block", "reason": ...}; Gemini CLI: {"decision": "deny", ...}; Cursor:
+{"followup_message": ...}) asking the model to record the true ones (mem add --candidate ID)
+and dismiss the rest (mem add --dismiss ID...). Silent when there is nothing new, when the
+model is already answering one (stop_hook_active; Cursor's loop_count), or when
+checkpoint.mode is off.
 
-  --agent NAME   claude-code or codex (default: claude-code)
+  --agent NAME   claude-code, codex, gemini or cursor (default: claude-code)
   --strict       report errors on stderr with exit 2 or 3 instead of failing open
 """
 MAX_INPUT = 8_000_000
@@ -43,6 +48,7 @@ def run(argv: list[str]) -> int:
         from memcli.gitfiles import find_repo_root
 
         data = sys.stdin.buffer.read(MAX_INPUT) if sys.stdin is not None else b""
+        data = data.removeprefix(b"\xef\xbb\xbf")  # Cursor's payloads on Windows
         payload = fastjson.loads(data.decode("utf-8", errors="replace")) if data.strip() else {}
         if not isinstance(payload, dict):
             return _failed("the hook event is not a JSON object", 2, strict, None)
@@ -60,7 +66,7 @@ def run(argv: list[str]) -> int:
         reason = checkpoint.checkpoint(payload, agent, local)
         fastre.save()
         if reason:
-            sys.stdout.write(fastjson.dumps({"decision": "block", "reason": reason}) + "\n")
+            sys.stdout.write(fastjson.dumps(checkpoint.answer(agent, reason)) + "\n")
         return 0
     except ValueError as exc:
         return _failed(f"skipped: invalid hook JSON: {exc}", 2, strict, local)

@@ -21,9 +21,11 @@ if TYPE_CHECKING:
 
     from memcli.privacy.redactor import Redactor
 
-# Assistants whose Stop hook can ask the agent to go on, in Claude Code's JSON
-# ({"decision": "block", "reason": ...}); see docs/hooks.md for the others.
-ASKING_AGENTS = ("claude-code", "codex")
+# Assistants whose end-of-turn hook can ask the agent to go on, each in its documented answer
+# (:func:`answer`), where the checkpoint asks unless told otherwise. Cursor can too, but its
+# follow-up shows in the chat as the user's own next message: it asks there only with
+# `checkpoint.mode: ask`. Copilot's hooks cannot ask (docs/hooks.md).
+ASKING_AGENTS = ("claude-code", "codex", "gemini")
 MAX_READ = 4_000_000  # bytes of new buffer read at once; the rest waits for the next turn
 MAX_MESSAGE = 20_000  # characters of the Stop event's message read for decisions
 
@@ -51,10 +53,32 @@ def mode(config: dict[str, object], agent: str) -> str:
     return "ask" if agent in ASKING_AGENTS else "off"
 
 
+def answer(agent: str, reason: str) -> dict[str, object]:
+    """The hook's JSON answer that keeps the agent working on ``reason``: Claude Code's and
+    Codex's Stop ``block``, Gemini CLI's AfterAgent ``deny`` (the reason becomes its next
+    prompt), Cursor's stop ``followup_message`` (submitted as the next user message)."""
+    if agent == "cursor":
+        return {"followup_message": reason}
+    return {"decision": "deny" if agent == "gemini" else "block", "reason": reason}
+
+
+def answering(payload: dict[str, object]) -> bool:
+    """Whether the model is already answering an end-of-turn hook (no loops): Claude Code's,
+    Codex's and Gemini CLI's ``stop_hook_active``; Cursor's ``loop_count`` of follow-ups so
+    far, and its ``status`` (a turn the user aborted or that failed is not asked about)."""
+    if payload.get("stop_hook_active") is True:
+        return True
+    count = payload.get("loop_count")
+    if isinstance(count, int | float) and not isinstance(count, bool) and count > 0:
+        return True
+    status = payload.get("status")
+    return isinstance(status, str) and status != "completed"
+
+
 def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None:
     """The request to show the model, or None. Writes the session's checkpoint state."""
     config = settings(local)
-    if mode(config, agent) == "off" or payload.get("stop_hook_active") is True:
+    if mode(config, agent) == "off" or answering(payload):
         return None
     session = next(
         (v for k in ("session_id", "sessionId", "conversation_id")
@@ -68,7 +92,7 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
     current["session"] = current.get("session") or session
     records = _new_records(os.path.join(local, "buffer", buffer.session_file_name(session)),
                            current)  # fmt: skip
-    said = payload.get("last_assistant_message")
+    said = payload.get("last_assistant_message", payload.get("prompt_response"))  # Gemini's
     said = said if isinstance(said, str) else ""
     transcript = payload.get("transcript_path")
     readable = agent in transcript_tail.AGENTS and isinstance(transcript, str) and transcript
@@ -210,11 +234,14 @@ def _number(config: dict[str, object], key: str) -> int:
 
 def request(chosen: list[dict[str, object]]) -> str:
     """The words shown to the model: short, concrete, naming the exact command and tool."""
+    # its opening words, which capture knows as mem's own
+    from memcli.observed.checkpoint_request import CHECKPOINT_MARK, CHECKPOINT_REQUEST
+
     first = str(chosen[0]["id"])
     rest = " ".join(str(c["id"]) for c in chosen[1:]) or "ID"
     lines = [
-        f"mem checkpoint: {len(chosen)} possible lesson(s) from this session are not in the "
-        "project's memory yet. Record each one that is TRUE and useful to a later session as "
+        f"{CHECKPOINT_REQUEST}{len(chosen)}{CHECKPOINT_MARK} Record each one "
+        "that is TRUE and useful to a later session as "
         "one item (one fact, conclusion first: the root cause and the fix, or the decision and "
         "why), then dismiss the others, then finish as you were going to. You will not be "
         "asked about these again.",

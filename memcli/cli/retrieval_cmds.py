@@ -147,7 +147,8 @@ def run_recall(budget: int | None = None, agent: str | None = None, strict: bool
             if agent == "cursor":
                 sys.stdout.write(json.dumps({"additional_context": text}) + "\n")
             else:
-                sys.stdout.write(layer1.hook_json("UserPromptSubmit", text) + "\n")
+                event = "BeforeAgent" if agent == "gemini" else "UserPromptSubmit"
+                sys.stdout.write(layer1.hook_json(event, text) + "\n")
         return 0
     except Exception as exc:  # noqa: BLE001 - a hook must never break the session
         return hook_failed("recall", exc, strict)
