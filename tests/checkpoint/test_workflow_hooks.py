@@ -2,7 +2,7 @@
 Claude Code, each installed command a subprocess with real payloads: the Stop checkpoint asks
 once, in Claude Code's JSON, whether the check run after each edit is how the project is
 tested, and about the build that took minutes with its duration; the model records the
-workflow, and compaction merges its own convention into the model's item."""
+workflow, and compaction adds no convention of its own beside the model's item."""
 
 from __future__ import annotations
 
