@@ -39,7 +39,9 @@ AGENT_NOTES: dict[str, str] = {
     "codex": "Codex asks you to trust new hooks once (/hooks). Codex has no session-end "
     "event: a session is compacted when the next one starts.",
     "gemini": "Gemini CLI runs a project's hooks only in a trusted folder.",
-    "cursor": "Cursor reads hooks.json when it starts: restart it or open a new agent window.",
+    "cursor": "Cursor reads hooks.json when it starts: restart it or open a new agent window. "
+    "The end-of-turn checkpoint asks only with checkpoint.mode: ask in .memory/config.yaml "
+    "(its request shows in the chat as your next message).",
     "copilot": "Copilot cloud agent reads .github/hooks/ from the default branch: commit and "
     "merge it. Copilot CLI reads the working tree (and ~/.copilot/hooks/ for user scope).",
 }
