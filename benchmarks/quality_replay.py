@@ -22,9 +22,13 @@ from typing import Any
 
 from quality_formats import from_openhands, from_pi, from_swe_agent
 
+# Lines Claude Code writes as user lines but submits as no prompt. Not "<task-notification>":
+# a background task's notification is a queued command that goes through the same input
+# processing as a typed prompt, UserPromptSubmit hooks included (Claude Code 2.1.197's
+# queue runner hands each queued command, whatever its mode, to the function that runs them),
+# as `mem import` reads it too.
 SYSTEM_PREFIXES = (
     "<local-command-",
-    "<task-notification>",
     "<system-reminder>",
     "<command-",  # a slash command's wrapper: Claude Code submits no prompt for it
     "Caveat: The messages below",
