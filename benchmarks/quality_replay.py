@@ -113,6 +113,16 @@ def hook_steps(
     for number, record in enumerate(records):
         content = (record.get("message") or {}).get("content")
         blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        if record.get("type") == "assistant" and record.get("isApiErrorMessage"):
+            if not record.get("isSidechain") and in_turn:
+                # The API refused the turn (a usage limit): Claude Code fires StopFailure.
+                said = _text(content).strip()
+                error = record.get("error") if isinstance(record.get("error"), str) else "unknown"
+                steps.append(Step(number + 1, {**base, "hook_event_name": "StopFailure",
+                                               "error": error, "error_details": said,
+                                               "last_assistant_message": said}))  # fmt: skip
+                last_said, in_turn = "", False
+            continue
         if record.get("type") == "assistant":
             for block in blocks:
                 if block.get("type") == "tool_use":

@@ -62,7 +62,9 @@ def check_agent(agent: str) -> AgentName:
 _EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
     "claude-code": {
         "index": ("SessionStart",),
-        "capture": ("UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop"),
+        # StopFailure: a turn ended by an API error (a usage limit) instead of Stop.
+        "capture": ("UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop")
+        + ("StopFailure",),
         "checkpoint": ("Stop",),
         "recall": ("UserPromptSubmit",),
         "compact": ("SessionEnd",),

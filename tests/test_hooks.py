@@ -135,8 +135,11 @@ def test_claude_code_hooks() -> None:
         "PostToolUse",
         "PostToolUseFailure",
         "Stop",
+        "StopFailure",
         "SessionEnd",
     ]
+    # A turn an API error cut short ends with StopFailure: captured as its end, never asked.
+    assert wanted["StopFailure"] == [{"hooks": [capture]}]
 
 
 def test_codex_uses_claude_layout_without_async() -> None:
@@ -258,7 +261,7 @@ def test_install_keeps_everything_else(places: tuple[Path, Path]) -> None:
     root, home = places
     path = write(root / ".claude/settings.json", dump(CLAUDE_SETTINGS))
     result = hooks.install("claude-code", "project", root, home)
-    assert (result.path, result.added, result.removed, result.changed) == (path, 7, 0, True)
+    assert (result.path, result.added, result.removed, result.changed) == (path, 8, 0, True)
     doc = json.loads(path.read_text(encoding="utf-8"))
     # Other settings: same values, same order.
     assert list(doc) == list(CLAUDE_SETTINGS)
@@ -342,7 +345,7 @@ def test_install_replaces_older_forms_of_its_own_handlers(places: tuple[Path, Pa
     }
     path = write(root / ".claude/settings.json", dump(settings))
     result = hooks.install("claude-code", "project", root, home)
-    assert (result.added, result.removed) == (7, 2)
+    assert (result.added, result.removed) == (8, 2)
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["hooks"]["PostToolUse"] == [
         {"matcher": "*", "hooks": [{"type": "command", "command": "./lint.sh"}]},
@@ -501,7 +504,7 @@ def test_status_counts(places: tuple[Path, Path]) -> None:
     assert (missing.exists, missing.present, missing.wanted, missing.installed) == (
         False,
         0,
-        7,
+        8,
         False,
     )
     path = hooks.install("claude-code", "project", root, home).path
@@ -509,7 +512,7 @@ def test_status_counts(places: tuple[Path, Path]) -> None:
     doc["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 99  # edited by hand
     write(path, dump(doc))
     edited = hooks.status("claude-code", "project", root, home)
-    assert (edited.present, edited.other, edited.installed) == (6, 1, False)
+    assert (edited.present, edited.other, edited.installed) == (7, 1, False)
 
 
 def test_is_mem_command() -> None:

@@ -95,7 +95,7 @@ _ACTIONS = {
     "agentStop": "stop", "SubagentStop": "subagent", "subagentStop": "subagent",
     "SessionStart": "start", "sessionStart": "start", "SessionEnd": "end", "sessionEnd": "end",
     "PreCompact": "compact", "PreCompress": "compact", "preCompact": "compact",
-    "errorOccurred": "error",
+    "errorOccurred": "error", "StopFailure": "stop_failure",
 }  # fmt: skip
 _SESSION_LABELS = {"start": "session start", "end": "session end", "compact": "compact"}
 _COMMAND_SPLIT = r"&&|\|\||[;|\n]"
@@ -129,8 +129,9 @@ def is_turn_end(payload: dict[str, object], agent: str) -> bool:
     """Whether ``payload`` is the main agent's end of turn (Stop) of an assistant whose
     transcript mem reads; never raises."""
     try:
-        return (
-            agent in transcript_tail.AGENTS and _ACTIONS.get(_event_name(payload, agent)) == "stop"
+        return agent in transcript_tail.AGENTS and _ACTIONS.get(_event_name(payload, agent)) in (
+            "stop",
+            "stop_failure",
         )
     except Exception:  # noqa: BLE001 - odd input is no turn end
         return False
@@ -207,6 +208,16 @@ def _to_event(payload: dict[str, object], agent: str) -> dict[str, object] | Non
         if payload.get("status") != "error":  # Cursor's stop hook reports a broken agent loop
             return None
         ev.update(kind="error", ok=False, summary="agent stopped with an error")
+        return ev
+    if action == "stop_failure":
+        # Claude Code ends a turn on an API error (a rate or usage limit, billing, an
+        # overloaded service) with StopFailure instead of Stop: the turn's work is unfinished.
+        api_error = values.first(payload, "error") or "unknown"
+        said = values.first(payload, "error_details", "last_assistant_message") or ""
+        body = values.body(f"{api_error}: {said}" if said else api_error).strip()
+        stopped = f"turn stopped by an API error ({api_error})"
+        summary = values.line(f"{stopped}: {said}" if said else stopped)
+        ev.update(kind="error", ok=False, text=body, summary=summary)
         return ev
     if action == "error":
         error = values.as_dict(payload.get("error"))

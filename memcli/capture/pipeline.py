@@ -78,6 +78,8 @@ def observe_note(
     (``conclusion``) observation of ``payload`` would be with ``text`` as its message, but of
     kind ``note`` and summary ``note: <first line>``."""
     said = {**payload, "last_assistant_message": text, "stop_hook_active": False}
+    if said.get("hook_event_name") == "StopFailure":  # a turn an API error cut short
+        said["hook_event_name"] = "Stop"
     observation, raw = _observe(said, "", {"agent": agent}, settings, root)
     if observation is None or observation.get("kind") != "conclusion":
         return None, None
@@ -89,7 +91,10 @@ def observe_note(
 
 def _turn_end(payload: dict[str, object]) -> bool:
     """A cheap first test (capture runs on every tool call): a Stop event's shape."""
-    return "last_assistant_message" in payload or payload.get("hook_event_name") == "Stop"
+    return "last_assistant_message" in payload or payload.get("hook_event_name") in (
+        "Stop",
+        "StopFailure",
+    )
 
 
 def _memory_dir(root: str | None) -> str | None:

@@ -59,7 +59,7 @@ class ClaudeTranscript:
 
     def feed(self, record: dict[str, Any], number: int) -> list[HookEvent]:
         kind = record.get("type")
-        if kind not in ("user", "assistant") or record.get("isApiErrorMessage"):
+        if kind not in ("user", "assistant"):
             return []
         session = self.parent or record.get("sessionId")
         message = record.get("message")
@@ -83,6 +83,12 @@ class ClaudeTranscript:
         content = message.get("content")
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
         blocks = [b for b in blocks if isinstance(b, dict)]
+        if record.get("isApiErrorMessage"):
+            # The API refused the turn (a usage limit, billing, an overload): Claude Code ends
+            # it with StopFailure instead of Stop, its message the error's text.
+            if kind != "assistant" or side:
+                return []
+            return self._stop_failure(record, chain, base, joined_text(blocks).strip(), ts, uid)
         if kind == "assistant":
             for block in blocks:
                 if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
@@ -155,6 +161,25 @@ class ClaudeTranscript:
                    "stop_hook_active": name == _MAIN and session in self.blocked}  # fmt: skip
         notes: list[HookEvent] = []
         if name == _MAIN and not self.parent:
+            notes = [
+                HookEvent({**payload, "last_assistant_message": text}, ts, f"{uid}\0note{n}",
+                          note=True)
+                for n, text in enumerate(self.texts.notes(said))
+            ]  # fmt: skip
+            self.texts.clear()
+        return [*notes, HookEvent(payload, ts, f"{uid}\0stop")]
+
+    def _stop_failure(
+        self, record: dict[str, Any], chain: tuple[str, str], base: dict[str, Any], said: str,
+        ts: str, uid: str,
+    ) -> list[HookEvent]:  # fmt: skip
+        self.pending.pop(chain, None)  # the turn ends here, with no answer of its own
+        error = record.get("error")
+        payload = {**base, "hook_event_name": "StopFailure",
+                   "error": error if isinstance(error, str) and error else "unknown",
+                   "error_details": said, "last_assistant_message": said}  # fmt: skip
+        notes: list[HookEvent] = []
+        if not self.parent:
             notes = [
                 HookEvent({**payload, "last_assistant_message": text}, ts, f"{uid}\0note{n}",
                           note=True)

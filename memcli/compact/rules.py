@@ -186,7 +186,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     # A failure the user pasted: its turn's explanation is read before the prose rules.
     known = {d.signature for d in drafts if d.signature}
     known |= {signature_of(f) for e in analysis.unresolved for f in e.failures} - {""}
-    task = tasks.unfinished(analysis, ctx.session)
+    task = tasks.unfinished(analysis, ctx.session) or tasks.stopped(analysis, ctx.session)
     drafts.extend(reported.drafts(analysis, ctx, known, task is not None))
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
     drafts.extend(prose.redirected(analysis.prompts, analysis.obs, ctx.session, ctx.instructions))

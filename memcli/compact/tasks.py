@@ -82,6 +82,45 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
     )
 
 
+STOP_FAILURE = "StopFailure"  # Claude Code's end of a turn that an API error cut short
+
+
+def stopped(analysis: Analysis, session: str) -> Draft | None:
+    """A task item when the session's last turn was cut short by an API error (a rate or
+    usage limit, billing, an overloaded service: Claude Code's StopFailure) and nothing ran
+    after it: the work the turn was doing is unfinished, whatever its last message says."""
+    ends = [o for o in analysis.obs if o.kind == "conclusion" or o.event == STOP_FAILURE]
+    if not ends or ends[-1].event != STOP_FAILURE:
+        return None
+    last = ends[-1]
+    if any(o.index > last.index and (o.is_command or o.is_edit) for o in analysis.obs):
+        return None  # the session went on after the error: the next turn ended it
+    error, _, said = last.excerpt.partition(": ")
+    why = f"{error}: {text.one_line(said, 120)}" if said else error
+    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    title = text.title_of(f"Unfinished: the session stopped on an API error ({why})")
+    body = body_lines(
+        f"Goal: {analysis.intent}" if analysis.intent else "",
+        f"The last turn ended with an API error instead of an answer: {why}.",
+        "Last changed: " + ", ".join(files) if files else "",
+        "Pick the work up where it stopped.",
+    )
+    return Draft(
+        rule=RULE,
+        key=KEY,
+        kind="task",
+        title=title,
+        body=body,
+        ts=last.ts,
+        session=session,
+        tags=["stopped", error.replace("_", "-")] if error else ["stopped"],
+        importance=UNFINISHED_IMPORTANCE,
+        anchors=[{"path": f} for f in files if relative(f)],
+        evidence=[evidence(last.summary, last.raw, session)],
+        expires=timeutil.format_time(_time(last.ts) + dt.timedelta(days=TASK_DAYS)),
+    )
+
+
 def _time(stamp: str) -> dt.datetime:
     try:
         return timeutil.parse_time(stamp)

@@ -48,7 +48,7 @@ def test_no_arguments_shows_help(repo: Path) -> None:
 def test_install_then_again(repo: Path) -> None:
     first = runner.invoke(make_app(), ["hooks", "install"])
     assert first.exit_code == 0, first.output
-    assert first.stdout == "installed 7 mem hooks into .claude/settings.json\n"
+    assert first.stdout == "installed 8 mem hooks into .claude/settings.json\n"
     again = runner.invoke(make_app(), ["hooks", "install"])
     assert again.exit_code == 0
     assert again.stdout == "mem hooks already installed in .claude/settings.json\n"
@@ -99,7 +99,7 @@ def test_user_scope_works_outside_a_repository(
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(make_app(), ["hooks", "install", "--scope", "user"])
     assert result.exit_code == 0, result.output
-    assert result.stdout == "installed 7 mem hooks into ~/.claude/settings.json\n"
+    assert result.stdout == "installed 8 mem hooks into ~/.claude/settings.json\n"
     result = runner.invoke(
         make_app(), ["hooks", "install", "--scope", "user", "--agent", "copilot"]
     )
@@ -130,7 +130,7 @@ def test_uninstall_keeps_other_hooks(repo: Path) -> None:
     settings.write_text(json.dumps(mine, indent=2) + "\n", encoding="utf-8")
     runner.invoke(make_app(), ["hooks", "install"])
     result = runner.invoke(make_app(), ["hooks", "uninstall"])
-    assert result.stdout == "removed 7 mem hooks from .claude/settings.json\n"
+    assert result.stdout == "removed 8 mem hooks from .claude/settings.json\n"
     assert json.loads(settings.read_text(encoding="utf-8")) == mine
     result = runner.invoke(make_app(), ["hooks", "uninstall"])
     assert result.stdout == "no mem hooks in .claude/settings.json\n"
@@ -175,7 +175,7 @@ def test_show_before_and_after_install(repo: Path) -> None:
     doc["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 60
     settings.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     partly = runner.invoke(make_app(), ["hooks", "show"]).stdout.splitlines()[0]
-    assert "partly installed (6 of 7 mem hooks, 1 other)" in partly
+    assert "partly installed (7 of 8 mem hooks, 1 other)" in partly
 
 
 def test_install_wires_recall_when_the_repository_enables_it(repo: Path) -> None:
@@ -188,7 +188,7 @@ def test_install_wires_recall_when_the_repository_enables_it(repo: Path) -> None
     prompt = [h["command"] for g in doc["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
     assert prompt == [f"{program()} capture", f"{program()} recall"]
     shown = runner.invoke(make_app(), ["hooks", "show"]).stdout.splitlines()[0]
-    assert "installed (8 mem hooks)" in shown
+    assert "installed (9 mem hooks)" in shown
     config.write_text(
         config.read_text(encoding="utf-8").replace("  enabled: true", "  enabled: false"),
         encoding="utf-8",

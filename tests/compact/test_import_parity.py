@@ -132,7 +132,8 @@ def test_import_gives_the_items_of_a_replay_through_the_installed_hooks(
 
     payloads = recorded_payloads(hooks_file)
     ran = replay_through_installed_hooks(twin, payloads, agent)
-    assert ran >= transcripts.captured_events(agent) | {"SessionStart"}
+    # every event the session has (it has no turn an API error cut short: no StopFailure)
+    assert ran >= (transcripts.captured_events(agent) - {"StopFailure"}) | {"SessionStart"}
     compacting = {s.event for s in hooks.hook_specs(agent) if "compact" in str(s.handler)}
     if compacting == {"SessionStart"}:
         # Codex has no session-end event: the session is compacted when the next one starts,
