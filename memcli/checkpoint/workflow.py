@@ -17,6 +17,7 @@ Hook path: no :mod:`re`; string tests only, a few per command.
 from memcli import reruns as shapes
 from memcli.checkpoint.commands import command_key, looking
 from memcli.checkpoint.entries import add, one_line, strings_of, text_of
+from memcli.observed import buffer
 
 
 def _set(words: str) -> frozenset[str]:
@@ -262,8 +263,7 @@ def moved(record: dict[str, object], state: dict[str, object]) -> None:
 
 
 def _slow(record: dict[str, object], state: dict[str, object], key: str, command: str) -> None:
-    secs = record.get("secs")
-    secs = float(secs) if isinstance(secs, int | float) and not isinstance(secs, bool) else 0.0
+    secs = buffer.seconds(record.get("secs")) or 0.0
     stopped = timed_out(text_of(record, "excerpt")) if record.get("ok") is False else ""
     if (secs < SLOW_SECONDS and not stopped) or looking(key) or key in shapes.LOOKING:
         return
