@@ -133,6 +133,43 @@ def test_commit_messages_given_as_several_options(transcript: Transcript) -> Non
     assert "This reduces CI noise and Actions minutes." in commit
 
 
+def test_a_message_of_several_lines_in_one_option_is_one_candidate(
+    transcript: Transcript,
+) -> None:
+    """The transcript gives the command whole, capture as one line (its line ends gone, so the
+    subject runs into the body): the commit is read from the transcript only."""
+    transcript.prompt("Stop running CI on every push.")
+    transcript.bash(
+        "Committing.",
+        'git commit -m "Run the test workflow only on pull requests\n\n'
+        'This reduces CI noise and Actions minutes."',
+        "[main 5d6e7f8] Run the test workflow",
+    )
+    commits = [x for x in candidate_lines(transcript.stop("Pushed.")) if "commit message" in x]
+    assert len(commits) == 1, commits
+    assert 'commit message: "Run the test workflow only on pull requests" | "This' in commits[0]
+
+
+def test_a_heredoc_commit_is_read_from_the_buffer_when_the_transcript_cannot_be(
+    transcript: Transcript,
+) -> None:
+    """A transcript the hook cannot read gives no commit whole: the one-line command capture
+    recorded is read instead, as for an assistant without a transcript."""
+    session, base = transcript.session, transcript.base
+    transcript.path = transcript.path.with_name("never-written.jsonl")
+    session.fire({**base("UserPromptSubmit"), "prompt": "Make the install faster."})
+    session.fire({**base("Stop"), "stop_hook_active": False, "last_assistant_message": "On it."})
+    session.fire({**base("PostToolUse"), "tool_name": "Bash",
+                  "tool_input": {"command": HEREDOC_COMMIT},
+                  "tool_response": {"stdout": "[main 1a2b3c4] Use pnpm", "stderr": "",
+                                    "interrupted": False}})  # fmt: skip
+    outputs = session.fire(
+        {**base("Stop"), "stop_hook_active": False, "last_assistant_message": "Committed."}
+    )
+    lines = candidate_lines(next((o for o in outputs if o.strip()), '{"reason": ""}'))
+    assert [x for x in lines if 'commit message: "Use pnpm workspaces' in x], lines
+
+
 def test_compaction_keeps_the_commits_decision(
     transcript: Transcript,
 ) -> None:
