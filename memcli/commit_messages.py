@@ -162,9 +162,10 @@ def _lines(message: str) -> list[str]:
         if not line or any(trailer in lowered for trailer in _TRAILERS):
             close()
             continue
-        if line[:2] in ("- ", "* ", "• ") or (line[:1].isdigit() and line[1:3] in (". ", ") ")):
+        bullet = line[:2] in ("- ", "* ", "• ")
+        if bullet or (line[:1].isdigit() and line[1:3] in (". ", ") ")):
             close()
-            line = line.lstrip("-*•0123456789.) ").strip()
+            line = line[2 if bullet else 3 :].strip()  # the marker, not "2FA"'s digit
             if line:
                 out.append(line)
             continue

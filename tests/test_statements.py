@@ -40,6 +40,16 @@ from memcli import commit_messages, statements
             'Co-Authored-By: x EOF )"',
             ["Use uv for installs It is faster."],
         ),
+        # A bullet's or a numbered line's marker goes, not the digits its text starts with.
+        (
+            "git commit -m 'Require 2FA for admin logins' -m '- 2FA codes expire after 30s' "
+            "-m '2. 3 retries at most, to limit brute force'",
+            [
+                "Require 2FA for admin logins",
+                "2FA codes expire after 30s",
+                "3 retries at most, to limit brute force",
+            ],
+        ),
         ("git commit --amend --no-edit", []),
         ("git log --grep 'git commit -m x'", []),
     ],
