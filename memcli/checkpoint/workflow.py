@@ -112,9 +112,10 @@ def normalised(command: str) -> str:
     return " && ".join(kept[:3])
 
 
-def what(key: str, check: bool, shown: str) -> str:
-    """What a workflow command does for the project: tested, built, linted, started, checked."""
-    words = f"{key} {shown}".lower().split()
+def what(key: str, check: bool) -> str:
+    """What a workflow command (its :func:`normalised` key) does for the project: tested,
+    built, linted, started (a word after the program's), checked."""
+    words = key.lower().split()
     if any(w.startswith(_TEST) for w in words):
         return "tested"
     if any(w in _LINT for w in words):
@@ -209,11 +210,10 @@ def turn_end(state: dict[str, object]) -> None:
     ready.sort(key=lambda found: (-found[0], -found[1]))
     for checked, runs, key, entry in ready[: max(0, MAX_PER_SESSION - asked)]:
         entry["shown"] = True
-        shown = key
-        done = what(key, bool(entry.get("check")), shown)
+        done = what(key, bool(entry.get("check")))
         after = f", {checked} of them after edits" if checked else ""
         add(state, "workflow", key,
-            [f"`{one_line(shown, 100)}` was run {runs} times in this session{after}, and "
+            [f"`{one_line(key, 100)}` was run {runs} times in this session{after}, and "
              f"passed: is it how this project is {done}? Record it as a convention",
              f"last run: `{one_line(_without_cd(str(entry.get('cmd') or '')), 120)}`"],
             None, obs=strings_of(entry.get("obs")), refs=strings_of(entry.get("refs")),
