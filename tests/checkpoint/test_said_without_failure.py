@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_checkpoint_hooks import Session
+from test_checkpoint_hooks import HookedTranscript, Session
 
 from memcli import api
 
@@ -31,20 +30,8 @@ FINAL = (
 )
 
 
-class Transcript:
-    """A Claude Code transcript that grows as the session goes, with its hooks fired."""
-
-    def __init__(self, session: Session, path: Path) -> None:
-        self.session, self.path = session, path
-        self.calls = 0
-
-    def base(self, event: str) -> dict[str, Any]:
-        return {"session_id": SESSION, "transcript_path": str(self.path),
-                "hook_event_name": event, "permission_mode": "default"}  # fmt: skip
-
-    def append(self, line: dict[str, Any]) -> None:
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps({**line, "sessionId": SESSION}) + "\n")
+class Transcript(HookedTranscript):
+    """The session's transcript, with a prompt and a shell call in Claude Code's shapes."""
 
     def prompt(self, text: str) -> None:
         self.append({"type": "user", "message": {"role": "user", "content": text}})
@@ -69,18 +56,10 @@ class Transcript:
         self.append({"type": "user", "message": {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": call, "content": output}]}})  # fmt: skip
 
-    def stop(self, message: str) -> str:
-        self.append({"type": "assistant", "message": {"role": "assistant",
-                     "content": [{"type": "text", "text": message}]}})  # fmt: skip
-        outputs = self.session.fire(
-            {**self.base("Stop"), "stop_hook_active": False, "last_assistant_message": message}
-        )
-        return next((o for o in outputs if o.strip()), "")
-
 
 @pytest.fixture
 def transcript(repo: Path, tmp_path: Path) -> Transcript:
-    return Transcript(Session(repo), tmp_path / f"{SESSION}.jsonl")
+    return Transcript(Session(repo), tmp_path / f"{SESSION}.jsonl", SESSION)
 
 
 def candidate_lines(out: str) -> list[str]:
