@@ -68,6 +68,13 @@ def test_commit_messages(command: str, lines: list[str]) -> None:
         ("Bump version to 1.2.3", False),
         ("fix typo in README", False),
         ("fix: typo", False),
+        ("Formatting fixes in the parser", False),
+        ("Miscellaneous clean-ups before the release", False),
+        ('Revert "Use pnpm workspaces"', False),
+        # A routine word is a whole word: not the start of another one.
+        ("Wipe the build cache before each run to avoid stale artifacts", True),
+        ("Template rendering escapes HTML to prevent XSS", True),
+        ("Formatter settings move to pyproject.toml", True),
     ],
 )
 def test_routine_commits_are_no_lesson(subject: str, worth: bool) -> None:
