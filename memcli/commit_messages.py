@@ -162,9 +162,10 @@ def _lines(message: str) -> list[str]:
         if not line or any(trailer in lowered for trailer in _TRAILERS):
             close()
             continue
-        if line[:2] in ("- ", "* ", "• ") or (line[:1].isdigit() and line[1:3] in (". ", ") ")):
+        bullet = line[:2] in ("- ", "* ", "• ")
+        if bullet or (line[:1].isdigit() and line[1:3] in (". ", ") ")):
             close()
-            line = line.lstrip("-*•0123456789.) ").strip()
+            line = line[2 if bullet else 3 :].strip()  # the marker, not "2FA"'s digit
             if line:
                 out.append(line)
             continue
@@ -175,18 +176,24 @@ def _lines(message: str) -> list[str]:
     return [line for line in out if len(line) >= 3]
 
 
-_TRIVIAL_SUBJECTS = ("wip", "merge ", "merge:", "revert", "initial commit", "bump ", "release",
-                     "version ", "fixup!", "squash!", "amend", "fix typo", "typo", "format",
-                     "lint", "cleanup", "clean up", "minor", "misc", "tmp", "temp", "save",
-                     "checkpoint", "update readme", "update changelog", "sync ")  # fmt: skip
+# Routine commits, by their first word (a whole word and its inflections: "wip" is not
+# "Wipe ...", "temp" not "Template ...") or their first words.
+_TRIVIAL_WORDS = frozenset(("wip", "merge", "revert", "reverts", "reverted", "release",
+                            "releases", "released", "bump", "version", "fixup!", "squash!",
+                            "amend", "amended", "typo", "typos", "format", "formats",
+                            "formatted", "formatting", "lint", "linted", "linting", "cleanup",
+                            "minor", "misc", "miscellaneous", "tmp", "temp", "save", "saved",
+                            "checkpoint", "sync"))  # fmt: skip
+_TRIVIAL_STARTS = ("initial commit", "fix typo", "clean up", "update readme", "update changelog")
 
 
 def commit_worth(subject: str) -> bool:
     """Whether a commit subject says what changed (3 words or more after a conventional
     prefix like ``feat(ui):``), not a routine commit ("WIP", "Merge ...", "Bump version")."""
-    text = _unprefixed(subject)
-    lowered = text.lower()
-    return len(text.split()) >= 3 and not lowered.startswith(_TRIVIAL_SUBJECTS)
+    words = _unprefixed(subject).lower().split()
+    if len(words) < 3 or words[0].rstrip(":,.;") in _TRIVIAL_WORDS:
+        return False
+    return not " ".join(words[:3]).startswith(_TRIVIAL_STARTS)
 
 
 def _unprefixed(subject: str) -> str:

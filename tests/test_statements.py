@@ -40,6 +40,16 @@ from memcli import commit_messages, statements
             'Co-Authored-By: x EOF )"',
             ["Use uv for installs It is faster."],
         ),
+        # A bullet's or a numbered line's marker goes, not the digits its text starts with.
+        (
+            "git commit -m 'Require 2FA for admin logins' -m '- 2FA codes expire after 30s' "
+            "-m '2. 3 retries at most, to limit brute force'",
+            [
+                "Require 2FA for admin logins",
+                "2FA codes expire after 30s",
+                "3 retries at most, to limit brute force",
+            ],
+        ),
         ("git commit --amend --no-edit", []),
         ("git log --grep 'git commit -m x'", []),
     ],
@@ -58,6 +68,13 @@ def test_commit_messages(command: str, lines: list[str]) -> None:
         ("Bump version to 1.2.3", False),
         ("fix typo in README", False),
         ("fix: typo", False),
+        ("Formatting fixes in the parser", False),
+        ("Miscellaneous clean-ups before the release", False),
+        ('Revert "Use pnpm workspaces"', False),
+        # A routine word is a whole word: not the start of another one.
+        ("Wipe the build cache before each run to avoid stale artifacts", True),
+        ("Template rendering escapes HTML to prevent XSS", True),
+        ("Formatter settings move to pyproject.toml", True),
     ],
 )
 def test_routine_commits_are_no_lesson(subject: str, worth: bool) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from memcli.capture import values
-from memcli.observed import filters
+from memcli.observed import buffer, filters
 
 MAX_HASH_BYTES = 2_000_000  # larger files are not hashed
 
@@ -63,6 +63,7 @@ _EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code", "exit_status
 # (Claude Code's `duration_ms`, its tools' `durationMs`), or Codex's "Wall time: 2.6 seconds".
 _MS_KEYS = ("duration_ms", "durationMs")
 _WALL_TIME = r"(?m)^Wall time: (\d+(?:\.\d+)?) seconds?\s*$"
+_MAX_MS = buffer.MAX_SECS * 1000
 
 
 def _args(payload: dict[str, object]) -> dict[str, object]:
@@ -262,12 +263,14 @@ def _duration(payload: dict[str, object], response: object, output: str) -> floa
     for source in (payload, values.as_dict(response)):
         for key in _MS_KEYS:
             value = source.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-                return round(float(value) / 1000, 1)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            if 0 <= value <= _MAX_MS:  # not NaN, an infinity (`1e999` in JSON), nor absurd
+                return round(value / 1000, 1)
     if "Wall time: " in output:
         found = filters.compiled(_WALL_TIME).search(output)
         if found is not None and len(found.group(1)) < 12:
-            return round(float(found.group(1)), 1)
+            return buffer.seconds(round(float(found.group(1)), 1))
     return None
 
 

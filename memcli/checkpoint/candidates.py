@@ -74,6 +74,21 @@ def turn_end(state: dict[str, object]) -> None:
     workflow.turn_end(state)
 
 
+def _read_whole(line: str, record: dict[str, object], state: dict[str, object]) -> bool:
+    """Whether this `git commit` is read whole from the session's Claude Code transcript
+    (:func:`memcli.observed.transcript_tail.turn_said`), once a read of it has succeeded:
+    capture keeps a command as one line, which runs a message's subject into its body (a
+    heredoc's, or a ``-m`` on several lines), so the same commit read from both would be
+    two candidates."""
+    mark = state.get("transcript")
+    return (
+        isinstance(mark, dict)
+        and "offset" in mark
+        and "git commit" in line
+        and text_of(record, "agent") == "claude-code"
+    )
+
+
 def _command(record: dict[str, object], state: dict[str, object], summary: str) -> None:
     line = text_of(record, "input")
     if summary.endswith("-> background") or (line.rstrip().endswith("&") and "&&" not in line[-3:]):
@@ -88,11 +103,8 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str) 
         events.edited(changed, record, state)
         workflow.edited(state)
         return
-    whole = "transcript" in state and text_of(record, "agent") == "claude-code"
-    if "commit" in line and ("<<" not in line or not whole):
-        # What the commit message says changed, and why; a heredoc's lines are read whole
-        # from a Claude Code transcript (capture keeps the command as one line).
-        sayings.commit(line, state, record)
+    if "commit" in line and not _read_whole(line, record, state):
+        sayings.commit(line, state, record)  # what the commit message says changed, and why
     commands.command(record, state)
     workflow.ran(record, state)
     if record.get("ok") is True:

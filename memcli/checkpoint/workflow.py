@@ -17,6 +17,7 @@ Hook path: no :mod:`re`; string tests only, a few per command.
 from memcli import reruns as shapes
 from memcli.checkpoint.commands import command_key, looking
 from memcli.checkpoint.entries import add, one_line, strings_of, text_of
+from memcli.observed import buffer
 
 
 def _set(words: str) -> frozenset[str]:
@@ -111,9 +112,10 @@ def normalised(command: str) -> str:
     return " && ".join(kept[:3])
 
 
-def what(key: str, check: bool, shown: str) -> str:
-    """What a workflow command does for the project: tested, built, linted, started, checked."""
-    words = f"{key} {shown}".lower().split()
+def what(key: str, check: bool) -> str:
+    """What a workflow command (its :func:`normalised` key) does for the project: tested,
+    built, linted, started (a word after the program's), checked."""
+    words = key.lower().split()
     if any(w.startswith(_TEST) for w in words):
         return "tested"
     if any(w in _LINT for w in words):
@@ -208,11 +210,10 @@ def turn_end(state: dict[str, object]) -> None:
     ready.sort(key=lambda found: (-found[0], -found[1]))
     for checked, runs, key, entry in ready[: max(0, MAX_PER_SESSION - asked)]:
         entry["shown"] = True
-        shown = key
-        done = what(key, bool(entry.get("check")), shown)
+        done = what(key, bool(entry.get("check")))
         after = f", {checked} of them after edits" if checked else ""
         add(state, "workflow", key,
-            [f"`{one_line(shown, 100)}` was run {runs} times in this session{after}, and "
+            [f"`{one_line(key, 100)}` was run {runs} times in this session{after}, and "
              f"passed: is it how this project is {done}? Record it as a convention",
              f"last run: `{one_line(_without_cd(str(entry.get('cmd') or '')), 120)}`"],
             None, obs=strings_of(entry.get("obs")), refs=strings_of(entry.get("refs")),
@@ -262,8 +263,7 @@ def moved(record: dict[str, object], state: dict[str, object]) -> None:
 
 
 def _slow(record: dict[str, object], state: dict[str, object], key: str, command: str) -> None:
-    secs = record.get("secs")
-    secs = float(secs) if isinstance(secs, int | float) and not isinstance(secs, bool) else 0.0
+    secs = buffer.seconds(record.get("secs")) or 0.0
     stopped = timed_out(text_of(record, "excerpt")) if record.get("ok") is False else ""
     if (secs < SLOW_SECONDS and not stopped) or looking(key) or key in shapes.LOOKING:
         return

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memcli import reruns
-from memcli.observed import filters
+from memcli.observed import buffer, filters
 
 # A command the user stopped: its whole output says so ("Command aborted", "[Request
 # interrupted by user]"). It did not fail: nothing about the code or the environment is in it.
@@ -65,7 +65,6 @@ class Obs:
 
         ok = record.get("ok")
         code = record.get("exit_code")
-        secs = record.get("secs")
         files = record.get("files")
         return cls(
             index=index,
@@ -85,7 +84,7 @@ class Obs:
             raw=text("raw"),
             project=text("project"),
             branch=text("branch"),
-            secs=float(secs) if isinstance(secs, int | float) and type(secs) is not bool else None,
+            secs=buffer.seconds(record.get("secs")),
         )
 
     @property

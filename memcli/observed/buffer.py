@@ -16,6 +16,19 @@ if TYPE_CHECKING:
     from memcli.paths import StorePaths
 
 
+MAX_SECS = 10_000_000.0  # about 116 days: a longer duration is no clock's
+
+
+def seconds(value: object) -> "float | None":
+    """An observation's ``secs`` (how long a command took) as capture writes it, or None for
+    anything else: not a number, negative, NaN, infinite (``1e999`` in a payload's JSON) or
+    past :data:`MAX_SECS`. A buffer is untrusted, and ``int()`` of an infinity or ``float()``
+    of a huge integer raises: a reader that did so would fail at every later read of the line."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 <= value <= MAX_SECS else None  # NaN fails both
+
+
 def lock(fd: int) -> None:
     """flock, the same lock `mem compact` takes (memcli/compact/buffers.py) before it consumes
     a buffer: a line captured during compaction waits, and survives. (lockf would not exclude

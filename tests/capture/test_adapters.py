@@ -314,6 +314,18 @@ def test_a_shell_calls_duration_is_read_where_the_assistant_gives_it() -> None:
     assert event({**claude, "duration_ms": "2140"})["secs"] is None  # not a number: not known
 
 
+@pytest.mark.parametrize("given", [float("inf"), float("nan"), 1e300, -1.0])
+def test_a_duration_no_clock_gives_is_not_recorded(given: float) -> None:
+    """An infinite, undefined, absurd or negative duration (``1e999`` in a payload's JSON is
+    infinite) is no duration: the readers of ``secs`` would otherwise have to survive it."""
+    claude: dict[str, object] = {
+        "session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "npm test"}, "duration_ms": given,
+        "tool_response": {"stdout": "ok", "stderr": "", "interrupted": False},
+    }  # fmt: skip
+    assert event(claude)["secs"] is None
+
+
 def test_codex_apply_patch_lists_files_not_content() -> None:
     patch = (
         "*** Begin Patch\n*** Update File: src/app.py\n@@\n-PORT = 5433\n+PORT = 5432\n"

@@ -74,6 +74,32 @@ class Session:
         return checkpoint
 
 
+class HookedTranscript:
+    """A Claude Code transcript that grows as the session goes, with the hooks fired for it:
+    a test appends what Claude Code writes, then fires the event that follows."""
+
+    def __init__(self, session: Session, path: Path, session_id: str) -> None:
+        self.session, self.path, self.session_id = session, path, session_id
+        self.calls = 0
+
+    def base(self, event: str) -> dict[str, Any]:
+        return {"session_id": self.session_id, "transcript_path": str(self.path),
+                "hook_event_name": event, "permission_mode": "default"}  # fmt: skip
+
+    def append(self, line: dict[str, Any]) -> None:
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({**line, "sessionId": self.session_id}) + "\n")
+
+    def stop(self, message: str) -> str:
+        """The turn's closing message written, then the Stop hooks: the checkpoint's output."""
+        self.append({"type": "assistant", "message": {"role": "assistant",
+                     "content": [{"type": "text", "text": message}]}})  # fmt: skip
+        outputs = self.session.fire(
+            {**self.base("Stop"), "stop_hook_active": False, "last_assistant_message": message}
+        )
+        return next((o for o in outputs if o.strip()), "")
+
+
 @pytest.fixture
 def session(repo: Path) -> Session:
     return Session(repo)

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_checkpoint_hooks import Session
+from test_checkpoint_hooks import HookedTranscript, Session
 
 from memcli import api
 
@@ -31,20 +30,8 @@ FINAL = (
 )
 
 
-class Transcript:
-    """A Claude Code transcript that grows as the session goes, with its hooks fired."""
-
-    def __init__(self, session: Session, path: Path) -> None:
-        self.session, self.path = session, path
-        self.calls = 0
-
-    def base(self, event: str) -> dict[str, Any]:
-        return {"session_id": SESSION, "transcript_path": str(self.path),
-                "hook_event_name": event, "permission_mode": "default"}  # fmt: skip
-
-    def append(self, line: dict[str, Any]) -> None:
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps({**line, "sessionId": SESSION}) + "\n")
+class Transcript(HookedTranscript):
+    """The session's transcript, with a prompt and a shell call in Claude Code's shapes."""
 
     def prompt(self, text: str) -> None:
         self.append({"type": "user", "message": {"role": "user", "content": text}})
@@ -69,18 +56,10 @@ class Transcript:
         self.append({"type": "user", "message": {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": call, "content": output}]}})  # fmt: skip
 
-    def stop(self, message: str) -> str:
-        self.append({"type": "assistant", "message": {"role": "assistant",
-                     "content": [{"type": "text", "text": message}]}})  # fmt: skip
-        outputs = self.session.fire(
-            {**self.base("Stop"), "stop_hook_active": False, "last_assistant_message": message}
-        )
-        return next((o for o in outputs if o.strip()), "")
-
 
 @pytest.fixture
 def transcript(repo: Path, tmp_path: Path) -> Transcript:
-    return Transcript(Session(repo), tmp_path / f"{SESSION}.jsonl")
+    return Transcript(Session(repo), tmp_path / f"{SESSION}.jsonl", SESSION)
 
 
 def candidate_lines(out: str) -> list[str]:
@@ -131,6 +110,43 @@ def test_commit_messages_given_as_several_options(transcript: Transcript) -> Non
     (commit,) = [x for x in candidate_lines(transcript.stop("Pushed.")) if "commit" in x]
     assert "only on pull requests and manual dispatch" in commit
     assert "This reduces CI noise and Actions minutes." in commit
+
+
+def test_a_message_of_several_lines_in_one_option_is_one_candidate(
+    transcript: Transcript,
+) -> None:
+    """The transcript gives the command whole, capture as one line (its line ends gone, so the
+    subject runs into the body): the commit is read from the transcript only."""
+    transcript.prompt("Stop running CI on every push.")
+    transcript.bash(
+        "Committing.",
+        'git commit -m "Run the test workflow only on pull requests\n\n'
+        'This reduces CI noise and Actions minutes."',
+        "[main 5d6e7f8] Run the test workflow",
+    )
+    commits = [x for x in candidate_lines(transcript.stop("Pushed.")) if "commit message" in x]
+    assert len(commits) == 1, commits
+    assert 'commit message: "Run the test workflow only on pull requests" | "This' in commits[0]
+
+
+def test_a_heredoc_commit_is_read_from_the_buffer_when_the_transcript_cannot_be(
+    transcript: Transcript,
+) -> None:
+    """A transcript the hook cannot read gives no commit whole: the one-line command capture
+    recorded is read instead, as for an assistant without a transcript."""
+    session, base = transcript.session, transcript.base
+    transcript.path = transcript.path.with_name("never-written.jsonl")
+    session.fire({**base("UserPromptSubmit"), "prompt": "Make the install faster."})
+    session.fire({**base("Stop"), "stop_hook_active": False, "last_assistant_message": "On it."})
+    session.fire({**base("PostToolUse"), "tool_name": "Bash",
+                  "tool_input": {"command": HEREDOC_COMMIT},
+                  "tool_response": {"stdout": "[main 1a2b3c4] Use pnpm", "stderr": "",
+                                    "interrupted": False}})  # fmt: skip
+    outputs = session.fire(
+        {**base("Stop"), "stop_hook_active": False, "last_assistant_message": "Committed."}
+    )
+    lines = candidate_lines(next((o for o in outputs if o.strip()), '{"reason": ""}'))
+    assert [x for x in lines if 'commit message: "Use pnpm workspaces' in x], lines
 
 
 def test_compaction_keeps_the_commits_decision(

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_checkpoint_hooks import Session
+from test_checkpoint_hooks import HookedTranscript, Session
 
 from memcli import api
 
@@ -23,20 +22,8 @@ SESSION = "swe-money-1"
 FINAL = "I changed `to_cents` in shop/money.py to round before converting to an integer."
 
 
-class Trajectory:
+class Trajectory(HookedTranscript):
     """Plays a ``.traj`` file as Claude Code would have recorded and hooked it."""
-
-    def __init__(self, session: Session, transcript: Path) -> None:
-        self.session, self.transcript = session, transcript
-        self.calls = 0
-
-    def append(self, line: dict[str, Any]) -> None:
-        with self.transcript.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps({**line, "sessionId": SESSION}) + "\n")
-
-    def base(self, event: str) -> dict[str, Any]:
-        return {"session_id": SESSION, "transcript_path": str(self.transcript),
-                "hook_event_name": event, "permission_mode": "default"}  # fmt: skip
 
     def step(self, thought: str, action: str, observation: str, exit_code: int = 0) -> None:
         self.calls += 1
@@ -57,19 +44,11 @@ class Trajectory:
             {"type": "tool_result", "tool_use_id": call, "content": observation,
              "is_error": bool(exit_code)}]}})  # fmt: skip
 
-    def stop(self, message: str) -> str:
-        self.append({"type": "assistant", "message": {"role": "assistant",
-                     "content": [{"type": "text", "text": message}]}})  # fmt: skip
-        outputs = self.session.fire(
-            {**self.base("Stop"), "stop_hook_active": False, "last_assistant_message": message}
-        )
-        return next((o for o in outputs if o.strip()), "")
-
 
 @pytest.fixture
 def played(repo: Path, tmp_path: Path) -> tuple[Session, Trajectory, str]:
     session = Session(repo)
-    trajectory = Trajectory(session, tmp_path / f"{SESSION}.jsonl")
+    trajectory = Trajectory(session, tmp_path / f"{SESSION}.jsonl", SESSION)
     prompt = "to_cents(3.45) returns 344 instead of 345. Fix it."
     trajectory.append({"type": "user", "message": {"role": "user", "content": prompt}})
     session.fire({**trajectory.base("UserPromptSubmit"), "prompt": prompt})

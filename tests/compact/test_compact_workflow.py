@@ -10,7 +10,8 @@ import itertools
 import json
 from typing import Any
 
-from compact_helpers import Capture
+import pytest
+from compact_helpers import Capture, Writer, run_cmd
 
 from memcli import api
 from memcli.checkpoint import run
@@ -191,3 +192,22 @@ def test_a_call_sent_to_the_background_while_it_ran_is_asked_about(
     said = "`claude -p '/share:publish' 2>&1` was sent to the background while it ran, past its "
     assert said + "60s timeout" in slow[0]
     assert not [i for i in titles(memory).values() if i.kind == "env"]  # the model knows why
+
+
+@pytest.mark.parametrize(
+    "secs", [float("inf"), float("nan"), 10**400], ids=["inf", "nan", "10**400"]
+)
+def test_a_duration_no_clock_gives_breaks_neither_the_checkpoint_nor_compaction(
+    memory: api.Memory, write_buffer: Writer, secs: float
+) -> None:
+    """A buffer is local and untrusted (an older capture, a hand edit): an infinite, undefined
+    or unrepresentable `secs` is no duration. A crash here would come back at every later Stop
+    and compaction of the session, which read the same line again."""
+    slow = run_cmd("make build", "built dist/shop", True, session="w9")
+    write_buffer([{**slow, "secs": secs}, run_cmd("make lint", "ok", True, session="w9")])
+    stop = {**_base("w9"), "hook_event_name": "Stop", "stop_hook_active": False,
+            "last_assistant_message": "Done."}  # fmt: skip
+    asked = run.checkpoint(stop, "claude-code", str(memory.paths.local)) or ""
+    assert "make build" not in asked
+    assert compact_session(memory, "w9").consumed == 2
+    assert list(memory.items()) == []
