@@ -109,6 +109,32 @@ _GUESS = re.compile(
 )
 
 
+# The user's next words reject what the assistant concluded ("no, that's not it", "still
+# broken"): the causes and choices of that closing message are no lesson.
+_REJECTION = re.compile(
+    r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:that'?s not|it'?s not|this is not|that is not"
+    r"|not (?:it|that|quite|really)|(?:it'?s |it )?still)\b"
+    r"|^(?:that'?s|this is|that is|it'?s) (?:not it|wrong|not (?:right|correct"
+    r"|the (?:problem|issue|cause|reason)))\b"
+    r"|^(?:still|it'?s still|it still) (?:broken|fail(?:s|ing)?|the same|doesn'?t|does not"
+    r"|not work(?:ing)?|wrong)\b"
+    r"|^(?:that|this|it) (?:didn'?t|did not|doesn'?t|does not) (?:work|help|fix)\b",
+    re.I,
+)
+
+
+def rejected(conclusions: list[Obs], prompts: list[Obs]) -> set[str]:
+    """Ids of the closing messages whose next prompt rejects them ("no, that's not it")."""
+    out = set()
+    for said in conclusions:
+        if said.kind != "conclusion":
+            continue  # a sub-agent's report is not what the user answers
+        after = next((p for p in prompts if p.index > said.index), None)
+        if after is not None and _REJECTION.search(after.excerpt.strip()):
+            out.add(said.id)
+    return out
+
+
 def _word_count(sentence: str) -> int:
     return len(sentence.split())
 

@@ -191,7 +191,9 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
     drafts.extend(prose.redirected(analysis.prompts, analysis.obs, ctx.session, ctx.instructions))
     ran = [o.input for o in analysis.obs if o.is_command]
-    drafts.extend(prose.decisions(analysis.conclusions, ctx.session, ctx.used, ran))
+    rejected = prose.rejected(analysis.conclusions, analysis.prompts)
+    concluded = [c for c in analysis.conclusions if c.id not in rejected]
+    drafts.extend(prose.decisions(concluded, ctx.session, ctx.used, ran))
     notes = [n for n in analysis.notes if not n.carried]  # an earlier batch read those
     drafts.extend(prose.decisions(notes, ctx.session, ctx.used, ran, mid_turn=True))
     drafts.extend(commits.drafts(analysis.obs, ctx.commits, ctx.session))

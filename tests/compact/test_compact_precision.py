@@ -292,3 +292,33 @@ def test_the_old_code_named_vaguely_is_no_item(memory: api.Memory, write_buffer:
     ])  # fmt: skip
     compact_session(memory, name)
     assert memory.items() == []
+
+
+CAUSE = "The issue is that the dashboard caches `theme` at import time, so `setTheme()` is ignored."
+REJECTIONS = [
+    "no, that's not it, both panels use the dark theme",
+    "No. Still broken after a reload",
+    "that's not the problem, the sidebar repaints fine",
+    "it still fails the same way",
+    "That didn't help",
+]
+
+
+@pytest.mark.parametrize("answer", REJECTIONS)
+def test_a_cause_the_user_rejects_next_is_no_pitfall(
+    memory: api.Memory, write_buffer: Writer, answer: str
+) -> None:
+    name = write_buffer([prompt("Why do the colours not change?"), edit("src/dashboard.tsx"),
+                         said(CAUSE), prompt(answer), said("Looking again.")])  # fmt: skip
+    compact_session(memory, name)
+    assert memory.items() == [], answer
+
+
+@pytest.mark.parametrize("answer", ["thanks, now make the sidebar darker", "No worries, ship it"])
+def test_a_cause_the_user_goes_on_from_stays_a_pitfall(
+    memory: api.Memory, write_buffer: Writer, answer: str
+) -> None:
+    name = write_buffer([prompt("Why do the colours not change?"), edit("src/dashboard.tsx"),
+                         said(CAUSE), prompt(answer), said("Done.")])  # fmt: skip
+    compact_session(memory, name)
+    assert [i.kind for i in memory.items()] == ["pitfall"], answer
