@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from review_helpers import commit, git, item_path, save
+from review_helpers import alike_decisions, commit, git, item_path, save
 
 from memcli import gitlayer
 from memcli.review import diff as review_diff
@@ -70,18 +70,8 @@ def _pairs(report: dict[str, Any]) -> set[tuple[str, str]]:
 
 
 def _store(repo: Path) -> None:
-    for number in range(30):
-        save(repo, f"mmmm{number:06d}", f"Unrelated fact number {number} about module m{number}")
-    save(repo, "aaaa000001", "Pin Postgres 14 for the job queue", kind="decision")
-    save(repo, "zzzz000001", "Use Redis streams for the notifications", kind="decision")
-    save(repo, "aaaa000002", "Ship the nightly build to the mirror", kind="decision")
-    save(repo, "aaaa000005", "Pin Postgres 11 for the job queue", kind="decision")
-    save(repo, "gone000001", "Gone: the staging host", kind="task", expires="2026-01-01T00:00:00Z")
-    commit(repo, "store")
-    save(repo, "nnnn000001", "Pin Postgres 16 for the job queue", kind="decision")
-    save(repo, "nnnn000002", "Do not use Redis streams for the notifications", kind="decision")
-    save(repo, "late000001", "Late: the build cache", kind="task", expires="2026-01-02T00:00:00Z")
-    commit(repo, "new decisions")
+    ship = ("aaaa000002", "Ship the nightly build to the mirror")
+    alike_decisions(repo, 30, ship, ("aaaa000005", "Pin Postgres 11 for the job queue"))
 
 
 def test_a_dirty_checkout_does_not_count_for_a_committed_range(
@@ -146,7 +136,8 @@ def test_a_revision_far_from_head_is_read_whole(
 
 @pytest.mark.parametrize("conversion", ["crlf", "ident"])
 def test_a_converted_checkout(repo: Path, monkeypatch: pytest.MonkeyPatch, conversion: str) -> None:
-    """Files on disk that are not their blobs' text (CRLF line endings, ``$Id$`` expanded)."""
+    """Files on disk that are not their blobs' text (CRLF line endings, ``$Id$`` expanded),
+    read by the child started with the command as by the parent: from git."""
     _store(repo)
     if conversion == "crlf":
         git(repo, "config", "core.autocrlf", "true")
@@ -160,7 +151,8 @@ def test_a_converted_checkout(repo: Path, monkeypatch: pytest.MonkeyPatch, conve
         path.unlink()
     git(repo, "checkout", "--", ".memory/items")
     assert git(repo, "status", "--porcelain") == ""
-    assert _fresh(repo, "HEAD~1..HEAD", monkeypatch) == expected
+    assert _fresh(repo, "HEAD~1..HEAD", monkeypatch, early=True) == expected
+    assert not early_words._children and not gitlayer._started
     assert expected["contradictions"]
 
 
