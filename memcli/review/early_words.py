@@ -45,6 +45,9 @@ def start(key: tuple[str, ...], work: Callable[[], Any]) -> None:
 
 
 def _child(work: Callable[[], Any], write_end: int) -> None:
+    import gc
+
+    gc.disable()  # it ends with os._exit: the collector would only walk what it builds
     code = 1
     try:
         null = os.open(os.devnull, os.O_WRONLY)

@@ -31,20 +31,16 @@ class SideReader:
         self._texts: dict[str, str | None] = {}
         self._data: dict[str, tuple[dict[str, Any] | None, str | None]] = {}
         self.words: item_lines.StoreWords | None = None  # what store_words read of every item, once
-        self.on_disk: set[str] = set()  # files whose checked-out text is this side's
 
     def prefetch(self, paths: list[str]) -> None:
-        """Read every path not read yet, at once: from disk for the working tree and the files
-        in :attr:`on_disk`, else from git."""
+        """Read every path not read yet, at once: from git at a revision, else from disk."""
         missing = list(dict.fromkeys(p for p in paths if p not in self._texts))
         if not missing:
             return
         if self.sha is not None:
-            stored = [path for path in missing if path not in self.on_disk]
-            if stored:
-                texts = self.repo.blobs([(self.sha, path) for path in stored])
-                self._texts.update(zip(stored, texts, strict=True))
-            missing = [path for path in missing if path in self.on_disk]
+            texts = self.repo.blobs([(self.sha, path) for path in missing])
+            self._texts.update(zip(missing, texts, strict=True))
+            return
         for path in missing:
             try:
                 self._texts[path] = untrusted.read_text(self.repo.root / path)
@@ -80,12 +76,9 @@ class SideReader:
             return [f"{under}{name}" for name in names]
         return sorted(self.repo.folder_names(self.sha, under.rstrip("/")))
 
-    def grep(self, pattern: str, under: str, *, after: int = 0, checkout: bool = False) -> str:
+    def grep(self, pattern: str, under: str, *, after: int = 0) -> str:
         """``git grep`` output of this side's files under ``under`` (see
-        :meth:`GitRepo.grep_output`); with ``checkout``, of the files the index tracks as they
-        are on disk, whatever the side."""
-        if checkout:
-            return self.repo.grep_output(None, pattern, under, after=after, untracked=False)
+        :meth:`GitRepo.grep_output`)."""
         return self.repo.grep_output(self.sha, pattern, under, after=after)
 
 

@@ -77,6 +77,25 @@ def save(
     return item
 
 
+def alike_decisions(root: Path, facts: int, *older: tuple[str, str]) -> None:
+    """Two commits: ``facts`` unrelated items, two decisions (Postgres 14, Redis streams) and
+    ``older`` decisions (id, title), an item expired before either commit; then two alike
+    decisions that contradict them (Postgres 16, not Redis streams) and an item whose expiry
+    falls between the two commits."""
+    for number in range(facts):
+        save(root, f"mmmm{number:06d}", f"Unrelated fact number {number} about module m{number}")
+    save(root, "aaaa000001", "Pin Postgres 14 for the job queue", kind="decision")
+    save(root, "zzzz000001", "Use Redis streams for the notifications", kind="decision")
+    for item_id, title in older:
+        save(root, item_id, title, kind="decision")
+    save(root, "gone000001", "Gone: the staging host", kind="task", expires="2026-01-01T00:00:00Z")
+    commit(root, "store")
+    save(root, "nnnn000001", "Pin Postgres 16 for the job queue", kind="decision")
+    save(root, "nnnn000002", "Do not use Redis streams for the notifications", kind="decision")
+    save(root, "late000001", "Late: the build cache", kind="task", expires="2026-01-02T00:00:00Z")
+    commit(root, "new decisions")
+
+
 def driver_command() -> str:
     """The venv's own `mem`; a shim with the same command while `mem` lacks merge-driver."""
     probe = subprocess.run([str(MEM), "merge-driver", "--help"], capture_output=True, check=False)
