@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -104,10 +105,14 @@ def make_origin(base: Path, size: int, rows: list[dict[str, object]]) -> Path:
     git(origin, "init", "-q", "-b", "main")
     subprocess.run([MEM, "init"], cwd=origin, check=True, capture_output=True)
     config = origin / ".memory" / "config.yaml"
-    config.write_text(
-        config.read_text().replace("  project: null", f"  project: {PROJECT}", 1),
-        encoding="utf-8",
+    # `mem init` writes a generated identity (older versions: null); the items are filed
+    # under PROJECT, so the config must name it or every command sees an empty scope.
+    text, count = re.subn(
+        r"(?m)^  project: .*$", f"  project: {PROJECT}", config.read_text(), count=1
     )
+    if count != 1:
+        raise SystemExit(f"no project line in {config}")
+    config.write_text(text, encoding="utf-8")
     source = base / "items.jsonl"
     with open(source, "w", encoding="utf-8") as handle:
         for n in range(size):
