@@ -39,6 +39,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from memcli import itemcache, progress
+from memcli.batchwork import without_cycle_collector
 from memcli.errors import MemError
 from memcli.model import Item
 from memcli.paths import StorePaths
@@ -96,6 +97,20 @@ def build(
     (:mod:`memcli.retrieval.background` finishes it). ``scanned``: the caller's scan of the files
     (names, mtimes, sizes), taken just before. ``folder``: where the index goes (default
     ``local/index``)."""
+    # A cold build keeps every file's parsed data, records and postings alive at once and
+    # creates no cycles; the collector's passes over them were a tenth of a 16,000-item build.
+    with without_cycle_collector():
+        return _build(paths, force=force, deadline=deadline, scanned=scanned, folder=folder)
+
+
+def _build(
+    paths: StorePaths,
+    *,
+    force: bool,
+    deadline: float | None,
+    scanned: tuple[list[str], list[int], list[int]] | None,
+    folder: str | None,
+) -> BuildReport:
     started = time.perf_counter()
     report = BuildReport()
     folder = folder or index_files.index_dir(paths)
