@@ -41,10 +41,9 @@ from typing import Any
 from memcli import itemcache, progress
 from memcli.batchwork import without_cycle_collector
 from memcli.errors import MemError
-from memcli.model import Item
 from memcli.paths import StorePaths
 from memcli.retrieval import bm25, delta, delta_builder, index_files, persisted, tokenize
-from memcli.retrieval.index_records import BuildReport, Record, record_of
+from memcli.retrieval.index_records import BuildReport, Record, record_of_data
 
 
 def _record(entry: list[Any]) -> Record:
@@ -52,7 +51,7 @@ def _record(entry: list[Any]) -> Record:
     data, problems = entry
     if data is None:
         return [None, "{}:{}: {}: {}".format(*problems[0]) if problems else "unreadable"]
-    return record_of(Item.from_dict(data))
+    return record_of_data(data)
 
 
 def _records_chunk(entries: list[list[Any]]) -> list[Record]:
