@@ -189,7 +189,11 @@ def _build(node: Any, depth: int) -> Any:
             key = key_node.value
             if key_node.tag != _STR or key in mapping:
                 raise Fallback("a key the round-trip reader decides")
-            mapping[key] = _build(value_node, depth + 1)
+            # most values are text: no call for them (a whole store has a few hundred thousand)
+            if value_node.tag == _STR:
+                mapping[key] = value_node.value
+            else:
+                mapping[key] = _build(value_node, depth + 1)
         return mapping
     if tag == _SEQ:
         if depth >= MAX_DEPTH:
