@@ -117,12 +117,14 @@ def _build(
     scan_ns = time.time_ns()
     stamp = index_files.dir_mtime(items_dir)
     if not force:
-        if scanned is None:
-            scanned = index_files.scan_items(items_dir)
-        report.scanned = len(scanned[0])
         current = delta.open_loaded(folder)
         if current is not None:
             try:
+                # Only an index to compare with needs this scan (with none, as in a fresh
+                # clone, the parse cache's own scan below is the one that counts).
+                if scanned is None:
+                    scanned = index_files.scan_items(items_dir)
+                report.scanned = len(scanned[0])
                 if index_files.files_match(current, scanned):
                     index_files.write_state(folder, current.generation, stamp, scan_ns)
                     report.documents, report.problems = current.count, current.problems
