@@ -27,10 +27,10 @@ import hashlib
 import marshal
 import os
 import time
-from pathlib import Path
 from typing import Any
 
 from memcli import itemfile, untrusted
+from memcli.batchwork import without_cycle_collector
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths
 from memcli.progress import report as report_progress
@@ -39,6 +39,7 @@ from memcli.retrieval import persisted
 CACHE_NAME = "items.bin"
 FORMAT = 1  # bump when what an entry holds changes
 RACY_NS = 2_000_000_000  # a file system that keeps whole seconds (or FAT's two)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # the items folder itself must not be a link
 FINE_RACY_NS = 100_000_000  # one with sub-second times: ten times a 100 Hz kernel tick
 ITEM_SUFFIXES = (".yaml", ".yml")
 
@@ -208,63 +209,82 @@ def load(
     ``deadline`` (a :func:`time.monotonic` value): stop reading files then; the snapshot is
     then partial (``pending`` files not read) and saving it keeps the work done so far.
     The caller saves the snapshot (:meth:`Snapshot.save`) once done with it."""
+    with without_cycle_collector():  # every entry stays alive; none holds a cycle
+        return _load(paths, trust, deadline)
+
+
+def _load(paths: StorePaths, trust: bool, deadline: float | None) -> Snapshot:
     snapshot = Snapshot(paths)
     scan_ns = time.time_ns()
-    names, stats = scan(os.fspath(paths.items))
+    items_dir = os.fspath(paths.items)
+    names, stats = scan(items_dir)
     stored = snapshot._stored = _Stored(cache_path(paths) if trust else "")
     snapshot.names, snapshot.stats = names, stats
     snapshot.changed = set(stored.files) != {n for n in names if stats[n] is not None}
     racy = scan_ns - racy_window(stats)
-    for number, name in enumerate(names):
-        stat = stats[name]
-        old = stored.files.get(name)
-        if (
-            stat is not None
-            and old is not None
-            and old[0] == stat[0]
-            and old[0] >= 0
-            and old[1] == stat[1]
-            and old[2] == stat[2]
-        ):
-            digest = old[3]
-            entry = stored.parsed.get(name + "\0" + digest)
-            if entry is not None:
-                snapshot.hashes[name] = digest
-                snapshot.entries[name] = entry
-                snapshot._files[name] = old
+    shown_dir = itemfile.shown(paths, paths.items) + os.sep
+    folder = _open_folder(items_dir) if names else None
+    try:
+        for number, name in enumerate(names):
+            stat = stats[name]
+            old = stored.files.get(name)
+            if (
+                stat is not None
+                and old is not None
+                and old[0] == stat[0]
+                and old[0] >= 0
+                and old[1] == stat[1]
+                and old[2] == stat[2]
+            ):
+                digest = old[3]
+                entry = stored.parsed.get(name + "\0" + digest)
+                if entry is not None:
+                    snapshot.hashes[name] = digest
+                    snapshot.entries[name] = entry
+                    snapshot._files[name] = old
+                    continue
+            snapshot.changed = True
+            if deadline is not None and time.monotonic() > deadline:
+                snapshot.pending += 1
                 continue
-        snapshot.changed = True
-        if deadline is not None and time.monotonic() > deadline:
-            snapshot.pending += 1
-            continue
-        if number % 256 == 0:
-            report_progress("reading item files", number, len(names))
-        path = paths.items / name
-        try:
-            data = untrusted.read_bytes(path)
-        except untrusted.Unreadable as exc:  # never cached: reported on every read
-            problem = Problem(itemfile.shown(paths, path), 1, "(file)", str(exc))
-            snapshot.entries[name] = [None, [list(_fields(problem))]]
-            continue
-        snapshot.read += 1
-        digest = content_hash(data)
-        snapshot.hashes[name] = digest
-        entry = stored.parsed.get(name + "\0" + digest)
-        if entry is None:
-            snapshot.parsed += 1
-            entry = parse_entry(paths, path, data)
-        snapshot.entries[name] = entry
-        if stat is not None:
-            mtime = stat[0] if stat[0] < racy else -1
-            snapshot._files[name] = [mtime, stat[1], stat[2], digest]
+            if number % 256 == 0:
+                report_progress("reading item files", number, len(names))
+            try:
+                if folder is None:
+                    data = untrusted.read_bytes(os.path.join(items_dir, name))
+                else:
+                    data = untrusted.read_bytes(name, dir_fd=folder)
+            except untrusted.Unreadable as exc:  # never cached: reported on every read
+                snapshot.entries[name] = [None, [[shown_dir + name, 1, "(file)", str(exc)]]]
+                continue
+            snapshot.read += 1
+            digest = content_hash(data)
+            snapshot.hashes[name] = digest
+            entry = stored.parsed.get(name + "\0" + digest)
+            if entry is None:
+                snapshot.parsed += 1
+                item_data, problems = itemfile.parse_named(shown_dir + name, name, data)
+                entry = [item_data, [list(_fields(p)) for p in problems]]
+            snapshot.entries[name] = entry
+            if stat is not None:
+                mtime = stat[0] if stat[0] < racy else -1
+                snapshot._files[name] = [mtime, stat[1], stat[2], digest]
+    finally:
+        if folder is not None:
+            os.close(folder)
     return snapshot
+
+
+def _open_folder(path: str) -> int | None:
+    """The items folder, opened to read its files by name (None where that is not offered:
+    each file is then opened by its whole path)."""
+    if os.open not in os.supports_dir_fd:
+        return None
+    try:
+        return os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)
+    except OSError:
+        return None
 
 
 def _fields(problem: Problem) -> tuple[str, int, str, str]:
     return problem.path, problem.line, problem.field, problem.message
-
-
-def parse_entry(paths: StorePaths, path: Path, data: bytes) -> Entry:
-    """The entry of one item file from its bytes: validated data, or its problems."""
-    item_data, problems = itemfile.parse_bytes(paths, path, data)
-    return [item_data, [list(_fields(p)) for p in problems]]

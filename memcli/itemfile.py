@@ -30,9 +30,14 @@ def parse_bytes(
     paths: StorePaths, path: Path, data: bytes
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """An item file's validated mapping from its bytes, or the problems with it."""
+    return parse_named(shown(paths, path), path.name, data)
+
+
+def parse_named(where: str, name: str, data: bytes) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """:func:`parse_bytes` of the file ``name`` shown in messages as ``where``: what a
+    whole-store read calls per file, without a path object for each."""
     from memcli import yamlread
 
-    where = shown(paths, path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -43,10 +48,16 @@ def parse_bytes(
     assert doc is not None
     plain = doc.plain()
     problems = model.validate(plain, where, doc.line_of)
-    if not problems and plain.get("id") != path.stem:
+    if not problems and plain.get("id") != _stem(name):
         problems.append(
-            Problem(where, doc.line_of("id"), "id", f"does not match the file name {path.name}")
+            Problem(where, doc.line_of("id"), "id", f"does not match the file name {name}")
         )
     if problems:
         return None, problems
     return plain, []
+
+
+def _stem(name: str) -> str:
+    """``Path(name).stem``, without making a path."""
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name

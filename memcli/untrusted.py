@@ -29,14 +29,16 @@ def read_bytes(
     *,
     follow: bool = False,
     truncate: bool = False,
+    dir_fd: int | None = None,
 ) -> bytes:
     """The file's bytes; :class:`Unreadable` for a symlink (unless ``follow``), a non-regular
     file, a file over ``limit`` bytes (unless ``truncate``: then its first ``limit`` bytes),
-    or an OS error."""
+    or an OS error. ``dir_fd``: ``path`` is a name in that open folder (a whole store is read
+    so without resolving the folder's path again for every file)."""
     try:
-        fd = os.open(path, _FLAGS | (0 if follow else _NOFOLLOW))
+        fd = os.open(path, _FLAGS | (0 if follow else _NOFOLLOW), dir_fd=dir_fd)
     except OSError as exc:
-        if os.path.islink(path):
+        if _is_link(path, dir_fd):
             raise Unreadable("a symlink (mem never follows links under .memory/)") from None
         raise Unreadable(exc.strerror or str(exc)) from None
     try:
@@ -62,6 +64,13 @@ def read_bytes(
         raise Unreadable(exc.strerror or str(exc)) from None
     finally:
         os.close(fd)
+
+
+def _is_link(path: str | os.PathLike[str], dir_fd: int | None) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def read_text(

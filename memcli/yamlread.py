@@ -108,11 +108,29 @@ class _Composer(CParser):  # type: ignore[misc]
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is ScalarNode:
             if implicit[0]:
-                for tag, pattern in _RESOLVERS.get(value[:1], ()):
-                    if pattern.match(value):
-                        return tag
+                tag = _plain_tags.get(value)
+                if tag is None:
+                    tag = _plain_tag(value)
+                    if len(value) <= _MEMO_CHARS and len(_plain_tags) < _MEMO_LIMIT:
+                        _plain_tags[value] = tag
+                return tag
             return _STR
         return _SEQ if kind is SequenceNode else _MAP
+
+
+# The tag of a plain scalar, memoised: every item file repeats the same keys and many of the
+# same values (``kind: pitfall``, ``importance: 0.5``), each otherwise matched against the
+# resolver's patterns again. Bounded, so a hostile store cannot grow it without end.
+_plain_tags: dict[str, str] = {}
+_MEMO_CHARS = 64
+_MEMO_LIMIT = 50_000
+
+
+def _plain_tag(value: str) -> str:
+    for tag, pattern in _RESOLVERS.get(value[:1], ()):
+        if pattern.match(value):
+            return tag
+    return _STR
 
 
 def _int(text: str) -> int:
@@ -171,7 +189,11 @@ def _build(node: Any, depth: int) -> Any:
             key = key_node.value
             if key_node.tag != _STR or key in mapping:
                 raise Fallback("a key the round-trip reader decides")
-            mapping[key] = _build(value_node, depth + 1)
+            # most values are text: no call for them (a whole store has a few hundred thousand)
+            if value_node.tag == _STR:
+                mapping[key] = value_node.value
+            else:
+                mapping[key] = _build(value_node, depth + 1)
         return mapping
     if tag == _SEQ:
         if depth >= MAX_DEPTH:

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import settings
 
 from memcli import api, itemfile
-from memcli.paths import StorePaths
 
 # Hypothesis profiles: `fast` by default (every `make test`), `thorough` for
 # `make test-thorough` (HYPOTHESIS_PROFILE=thorough). No test hard-codes its example count;
@@ -95,11 +94,11 @@ def bare_repo_no_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the item files parsed as YAML (not answered from a cache), in order."""
     seen: list[str] = []
-    original = itemfile.parse_bytes
+    original = itemfile.parse_named  # what parse_bytes and the parse cache both call
 
-    def counting(paths: StorePaths, path: Path, data: bytes):  # type: ignore[no-untyped-def]
-        seen.append(path.name)
-        return original(paths, path, data)
+    def counting(where: str, name: str, data: bytes):  # type: ignore[no-untyped-def]
+        seen.append(name)
+        return original(where, name, data)
 
-    monkeypatch.setattr(itemfile, "parse_bytes", counting)
+    monkeypatch.setattr(itemfile, "parse_named", counting)
     return seen

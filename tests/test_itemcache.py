@@ -161,3 +161,77 @@ def test_a_deadline_leaves_files_pending_and_keeps_the_work_done(memory: api.Mem
     snapshot.save()
     snapshot = itemcache.load(memory.paths)
     assert snapshot.pending == 0 and len(snapshot.items()) == 3
+
+
+def test_a_cold_read_reports_what_reading_each_file_reports(memory: api.Memory) -> None:
+    """Problems name the file as a read of that one file does (the cold read names them from
+    the folder it opened once)."""
+    add(memory, "Fine")
+    (memory.paths.items / "brokenitem.yaml").write_text("id: brokenitem\ntitle: [unclosed\n")
+    other = add(memory, "Misnamed")
+    misnamed = memory.paths.items / "misnamed1.yaml"
+    memory.paths.item_file(other.id).rename(misnamed)
+    store = ItemStore(memory.paths)
+    one_by_one = sorted(str(p) for path in store.files() for p in store.read(path)[1])
+    snapshot = itemcache.load(memory.paths, trust=False)
+    assert sorted(str(p) for p in snapshot.problems()) == one_by_one
+    assert any(p.startswith(".memory/items/misnamed1.yaml:") for p in one_by_one)
+    assert any(p.startswith(".memory/items/brokenitem.yaml:") for p in one_by_one)
+
+
+def test_without_a_folder_descriptor_the_read_is_the_same(
+    memory: api.Memory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    add(memory, "One")
+    (memory.paths.items / "linked.yaml").symlink_to(tmp_path)
+    by_name = itemcache.load(memory.paths, trust=False)
+    monkeypatch.setattr(itemcache, "_open_folder", lambda path: None)
+    by_path = itemcache.load(memory.paths, trust=False)
+    assert [i.title for i in by_path.items()] == [i.title for i in by_name.items()] == ["One"]
+    assert by_path.problems() == by_name.problems() and len(by_name.problems()) == 1
+
+
+def test_a_file_swapped_for_a_link_after_the_scan_is_not_followed(
+    memory: api.Memory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    item = add(memory, "Swapped")
+    path = memory.paths.item_file(item.id)
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(path.read_text())
+    scan = itemcache.scan
+
+    def scan_then_swap(items_dir: str):  # type: ignore[no-untyped-def]
+        found = scan(items_dir)
+        path.unlink()
+        path.symlink_to(outside)
+        return found
+
+    monkeypatch.setattr(itemcache, "scan", scan_then_swap)
+    snapshot = itemcache.load(memory.paths, trust=False)
+    assert snapshot.items() == []
+    assert [p.message for p in snapshot.problems()] == [
+        "a symlink (mem never follows links under .memory/)"
+    ]
+
+
+def test_the_cycle_collector_runs_again_after_a_read_or_a_failed_one(
+    memory: api.Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from memcli import itemfile
+    from memcli.retrieval import index_builder
+
+    add(memory, "One")
+    assert gc.isenabled()
+    itemcache.load(memory.paths, trust=False).close()
+    index_builder.build(memory.paths, force=True)
+    assert gc.isenabled()
+
+    def failing(where: str, name: str, data: bytes) -> None:
+        raise RuntimeError("parse failed")
+
+    monkeypatch.setattr(itemfile, "parse_named", failing)
+    with pytest.raises(RuntimeError):
+        index_builder.build(memory.paths, force=True)
+    assert gc.isenabled()

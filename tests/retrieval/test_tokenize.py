@@ -82,3 +82,24 @@ def test_tokenizing_never_fails_and_terms_are_lower_case_and_non_empty(text: str
     for term in tokens(text):
         assert term and term == term.lower() and " " not in term
     Query(text)
+
+
+@given(st.text(max_size=60))
+def test_the_memoised_terms_are_the_terms(text: str) -> None:
+    from memcli.retrieval import tokenize
+
+    first = tokens(text)  # memoised now, if it was not
+    tokenize._chunk_terms.clear()
+    assert tokens(text) == first  # computed afresh
+    assert tokens(text) == first  # from the memo
+
+
+def test_the_memo_stops_growing_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memcli.retrieval import tokenize
+
+    monkeypatch.setattr(tokenize, "_chunk_terms", {})
+    monkeypatch.setattr(tokenize, "MEMO_LIMIT", 3)
+    words = "alpha bravo charlie delta echo foxtrot parseHTTPHeader"
+    assert tokens(words) == tokens(words)
+    assert len(tokenize._chunk_terms) == 3
+    assert tokens("foxtrot parseHTTPHeader")[-4:] == ["parsehttpheader", "pars", "http", "header"]
