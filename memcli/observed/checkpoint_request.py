@@ -12,7 +12,7 @@ CHECKPOINT_MARK = " possible lesson(s) from this session are not in the project'
 
 def is_checkpoint_request(text: str) -> bool:
     """Whether ``text`` is the Stop checkpoint's request, handed back as a prompt."""
-    head = text.lstrip()[:120]
+    head = text[:400].lstrip()[:120]
     if not head.startswith(CHECKPOINT_REQUEST):
         return False
     count, _, rest = head[len(CHECKPOINT_REQUEST) :].partition(" ")
