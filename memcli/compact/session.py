@@ -97,20 +97,13 @@ def _status(analysis: Analysis, unfinished: bool) -> str:
     checks = [o for o in analysis.obs if o.is_command and commands.parse(o.input).check]
     if unfinished or (checks and checks[-1].failed and not _edited_after(analysis, checks[-1])):
         return "unfinished"
-    if _stop_failure(analysis) is not None:
+    if tasks.cut_short(analysis) is not None:
         return "unfinished"  # the last turn was cut short by an API error
     if any(not _got_past(analysis, r) for r in analysis.refused):
         return "blocked"
     if analysis.episodes or analysis.conclusions:
         return "done"
     return ""
-
-
-def _stop_failure(analysis: Analysis) -> Obs | None:
-    """The session's last turn end, when an API error cut it short (Claude Code's
-    StopFailure) and no turn ended after it."""
-    ends = [o for o in analysis.obs if o.kind == "conclusion" or o.event == tasks.STOP_FAILURE]
-    return ends[-1] if ends and ends[-1].event == tasks.STOP_FAILURE else None
 
 
 def _got_past(analysis: Analysis, refusal: Obs) -> bool:
@@ -144,7 +137,7 @@ def _outcome(analysis: Analysis) -> str:
     ]
     refused = [f"refused: {o.input or ', '.join(o.files) or o.tool}" for o in analysis.refused]
     stopped = [f"interrupted `{o.input}`" for o in analysis.interrupted]
-    failure = _stop_failure(analysis)
+    failure = tasks.cut_short(analysis)
     if failure is not None:
         stopped.append(f"stopped by an API error ({text.one_line(failure.excerpt, 120)})")
     happened = fixed + still + refused + stopped

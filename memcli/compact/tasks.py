@@ -85,16 +85,25 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
 STOP_FAILURE = "StopFailure"  # Claude Code's end of a turn that an API error cut short
 
 
-def stopped(analysis: Analysis, session: str) -> Draft | None:
-    """A task item when the session's last turn was cut short by an API error (a rate or
-    usage limit, billing, an overloaded service: Claude Code's StopFailure) and nothing ran
-    after it: the work the turn was doing is unfinished, whatever its last message says."""
+def cut_short(analysis: Analysis) -> Obs | None:
+    """The StopFailure that ended the session: its last turn end, when an API error (a rate
+    or usage limit, billing, an overloaded service) cut that turn short and nothing ran
+    after it."""
     ends = [o for o in analysis.obs if o.kind == "conclusion" or o.event == STOP_FAILURE]
     if not ends or ends[-1].event != STOP_FAILURE:
         return None
     last = ends[-1]
     if any(o.index > last.index and (o.is_command or o.is_edit) for o in analysis.obs):
-        return None  # the session went on after the error: the next turn ended it
+        return None  # the session went on after the error
+    return last
+
+
+def stopped(analysis: Analysis, session: str) -> Draft | None:
+    """A task item when the session ended cut short (:func:`cut_short`): the work its last
+    turn was doing is unfinished, whatever its last message says."""
+    last = cut_short(analysis)
+    if last is None:
+        return None
     error, _, said = last.excerpt.partition(": ")
     why = f"{error}: {text.one_line(said, 120)}" if said else error
     files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
