@@ -105,6 +105,12 @@ def runs_of(state: dict[str, object]) -> dict[str, dict[str, object]]:
     return runs
 
 
+def count_of(value: object) -> int:
+    """A counter kept in the state: a whole number of at least 0, whatever the file holds (a
+    damaged state must not stop every later checkpoint of its session)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
 def strings_of(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 

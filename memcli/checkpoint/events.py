@@ -6,7 +6,7 @@ Hook path: no :mod:`re`; each test is a substring check before anything costlier
 """
 
 from memcli import signals
-from memcli.checkpoint.entries import add, one_line, strings_of, text_of
+from memcli.checkpoint.entries import add, count_of, one_line, strings_of, text_of
 from memcli.fastparse import fastre
 
 MIN_POLLS = 2  # waits on one background job before it is a candidate
@@ -71,7 +71,7 @@ def waited(record: dict[str, object], state: dict[str, object], job: str = "") -
     found = jobs.get(job or str(state.get("last_job") or ""))
     if found is None:
         return
-    polls = found["polls"] = int(str(found.get("polls") or 0)) + 1
+    polls = found["polls"] = count_of(found.get("polls")) + 1
     if polls >= MIN_POLLS:
         command = one_line(str(found.get("cmd") or ""), 100)
         add(state, "env", f"slow\0{command}",

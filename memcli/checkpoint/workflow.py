@@ -16,7 +16,7 @@ Hook path: no :mod:`re`; string tests only, a few per command.
 
 from memcli import reruns as shapes
 from memcli.checkpoint.commands import command_key, looking
-from memcli.checkpoint.entries import add, one_line, strings_of, text_of
+from memcli.checkpoint.entries import add, count_of, one_line, strings_of, text_of
 from memcli.observed import buffer
 
 
@@ -146,7 +146,7 @@ def _table(state: dict[str, object]) -> dict[str, dict[str, object]]:
 
 def edited(state: dict[str, object]) -> None:
     """A file was changed: the next run of each command checks it."""
-    state["edits"] = int(str(state.get("edits") or 0)) + 1
+    state["edits"] = count_of(state.get("edits")) + 1
 
 
 def ran(record: dict[str, object], state: dict[str, object]) -> None:
@@ -172,10 +172,10 @@ def ran(record: dict[str, object], state: dict[str, object]) -> None:
             return
         entry = table[shown] = {"runs": 0, "checked": 0, "passed": False, "check": check,
                               "at": -1, "obs": [], "refs": []}  # fmt: skip
-    edits = int(str(state.get("edits") or 0))
-    entry["runs"] = int(str(entry.get("runs") or 0)) + 1
-    if edits > max(0, int(str(entry.get("at") or 0))):  # files changed since its last run
-        entry["checked"] = int(str(entry.get("checked") or 0)) + 1
+    edits = count_of(state.get("edits"))
+    entry["runs"] = count_of(entry.get("runs")) + 1
+    if edits > count_of(entry.get("at")):  # files changed since its last run
+        entry["checked"] = count_of(entry.get("checked")) + 1
     entry["at"] = edits
     if ok is True:
         entry["passed"] = True
@@ -201,7 +201,7 @@ def turn_end(state: dict[str, object]) -> None:
     for key, entry in table.items():
         if not isinstance(entry, dict) or not entry.get("passed") or entry.get("shown"):
             continue
-        runs, checked = int(str(entry.get("runs") or 0)), int(str(entry.get("checked") or 0))
+        runs, checked = count_of(entry.get("runs")), count_of(entry.get("checked"))
         if entry.get("check"):
             if runs >= MIN_RUNS or checked >= MIN_CHECKED:
                 ready.append((checked, runs, key, entry))

@@ -325,3 +325,25 @@ def test_a_background_job_polled_twice_is_a_slow_run_candidate() -> None:
         [cmd("make all &", True), cmd("sleep 30", True), cmd("sleep 30 && tail log", True)]
     )
     assert sleeps["env"]["env"] == "slow"
+
+
+def test_a_damaged_state_counts_again_instead_of_failing_every_later_checkpoint() -> None:
+    # mem's own state file, damaged (a hand edit, a foreign writer): counters that are no
+    # whole numbers are read as 0, so the session's checkpoints go on.
+    state: dict[str, object] = {
+        "edits": "x",
+        "workflow": {"uv run pytest": {"runs": "many", "checked": None, "at": "?",
+                                       "passed": False, "check": True, "obs": [], "refs": []}},
+        "jobs": {"b1": {"polls": [3], "cmd": "make build", "obs": "o1"}},
+        "last_job": "b1",
+    }  # fmt: skip
+    records = []
+    for name in ("a", "b", "c"):
+        records += [edit(f"src/{name}.py"), cmd("uv run pytest -q", True, "4 passed")]
+    records.append(cmd("sleep 30", True))
+    candidates.scan(records, state)
+    candidates.turn_end(state)
+    entry = state["workflow"]["uv run pytest"]  # type: ignore[index]
+    assert (entry["runs"], entry["checked"], state["edits"]) == (3, 3, 3)
+    kinds = {c["kind"] for c in state["candidates"].values()}  # type: ignore[attr-defined]
+    assert "workflow" in kinds
