@@ -89,3 +89,42 @@ def test_blobs_through_a_folder_listing_are_the_blobs_read_one_by_one(
     assert one_by_one[10] is not None and one_by_one[11] is None  # over the cap
     assert one_by_one[-3:-1] == [None, None]  # a folder, a missing file
     assert one_by_one[-1] == "kind: task\n"
+
+
+def test_a_folder_listing_is_sliced_at_once_as_git_writes_it(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = _many(repo, 20)
+    (repo / UNDER / "link.yaml").symlink_to("many000001.yaml")
+    commit(repo, "link")
+    with GitRepo(repo) as git_repo:
+        out = git_repo.try_run("ls-tree", "-z", "--full-name", "HEAD", "--", UNDER) or ""
+        entries = [entry for entry in out.split("\0") if entry]
+        one_by_one = gitrepo._listing_by_entry(entries)
+        with monkeypatch.context() as patched:
+            patched.setattr(gitrepo, "_listing_by_entry", _not_called)
+            listing = git_repo.folder_objects("HEAD", UNDER.rstrip("/"))
+    assert listing == one_by_one and len(listing) == len(paths) + 3  # .gitkeep, nested, link
+    assert listing[f"{UNDER}nested"].split()[1] == "tree"
+    assert listing[paths[0]].split()[:2] == ["100644", "blob"]
+
+
+def _not_called(entries: list[str]) -> dict[str, str]:
+    raise AssertionError("read one entry at a time")
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        # a tab in a name, a submodule (a longer type), object ids of SHA-256
+        [f"100644 blob {'a' * 40}\tx.yaml", f"100644 blob {'b' * 40}\twith\ttab.yaml"],
+        [f"100644 blob {'a' * 40}\tx.yaml", f"160000 commit {'c' * 40}\tsub"],
+        [f"100644 blob {'d' * 64}\tx.yaml", f"100644 blob {'e' * 64}\ty.yaml"],
+        [f"100644 blob {'a' * 40}\tx.yaml", "not an entry"],
+    ],
+)
+def test_a_listing_git_writes_otherwise_is_read_entry_by_entry(entries: list[str]) -> None:
+    out = "".join(f"{entry}\0" for entry in entries)
+    assert gitrepo._listing(out) == gitrepo._listing_by_entry(entries)
+    assert gitrepo._listing(out)["x.yaml"].split()[1] == "blob"
+    assert gitrepo._listing("") == {}
