@@ -125,7 +125,8 @@ def _group_pairs(
         [max(n - math.ceil(threshold * n - 1e-9) + 1, 0) for n in range(longest + 1)]
         for threshold in thresholds
     ]
-    found: list[list[tuple[int, int, float]]] = [[] for _ in thresholds]
+    # per threshold: other * len(items) + number -> the higher of the pair's two scores
+    found: list[dict[int, float]] = [{} for _ in thresholds]
     # per threshold: word -> the items it was posted for, of the titles and of the shapes
     posts: list[tuple[dict[int, list[int]], dict[int, list[int]]]] = [({}, {}) for _ in thresholds]
     newest = -partners if partners else 0
@@ -156,29 +157,26 @@ def _group_pairs(
             # an index of at least t needs at least t * size shared words (the other set has
             # at least as many words as it shares), and one at least; the margin covers the
             # rounding of the division in _alike
-            need = max(lowest * size - 1e-6, 0.5)
+            need = max(lowest * min(size, len(shape)) - 1e-6, 0.5)
             # a shape holds its title's words, so a candidate sharing fewer than ``need`` shape
             # words shares fewer title words too: its title is never intersected
             shapes_shared = [(o, n) for o in every if (n := len(shape & body_ranks[o])) >= need]
             if size:
                 pool = [o for o, _n in shapes_shared] if covered else every
+                need = max(lowest * size - 1e-6, 0.5)
                 titles_shared = [(o, n) for o in pool if (n := len(title & title_of(o))) >= need]
                 _alike(number, titles_shared, size, title_sizes, candidates, thresholds, found)
             if shape:
                 need = max(lowest * len(shape) - 1e-6, 0.5)
                 shapes_shared = [(o, n) for o, n in shapes_shared if n >= need]
                 _alike(number, shapes_shared, len(shape), body_sizes, candidates, thresholds, found)
-    return [_best(items, pairs_found) for pairs_found in found]
+    return [_in_order(items, best) for best in found]
 
 
-def _best(items: list[Item], found: list[tuple[int, int, float]]) -> list[Pair]:
-    """An item alike by both its title and its shape: the higher score, as
-    merge.similarity; in the order of the items."""
-    best: dict[tuple[int, int], float] = {}
-    for other, number, score in found:
-        if score > best.get((other, number), -1.0):
-            best[(other, number)] = score
-    return [(items[i], items[j], score) for (i, j), score in sorted(best.items())]
+def _in_order(items: list[Item], best: dict[int, float]) -> list[Pair]:
+    """The pairs in the order of the items (a key is other * len(items) + number)."""
+    count = len(items)
+    return [(items[key // count], items[key % count], best[key]) for key in sorted(best)]
 
 
 def _alike(
@@ -188,15 +186,17 @@ def _alike(
     sizes: list[int],
     candidates: list[set[int]],
     thresholds: list[float],
-    found: list[list[tuple[int, int, float]]],
+    found: list[dict[int, float]],
 ) -> None:
-    """Add (other, number, Jaccard index) to ``found[k]`` for each of ``candidates[k]`` whose
-    word set is alike enough to item ``number``'s at ``thresholds[k]``: text.jaccard from the
-    words each shares (``shared``: (other, count); ``size``: this item's word count,
+    """Keep the Jaccard index of (other, number) in ``found[k]`` (the higher where an item is
+    alike by both its title and its shape, as merge.similarity) for each of ``candidates[k]``
+    whose word set is alike enough to item ``number``'s at ``thresholds[k]``: text.jaccard
+    from the words each shares (``shared``: (other, count); ``size``: this item's word count,
     ``sizes``: every item's), and 0.0 where the sizes alone keep it below the threshold (the
     index is at most the smaller size over the larger)."""
     lowest = thresholds[0] if len(thresholds) == 1 else min(thresholds)
     single = len(candidates) == 1
+    stride = len(sizes)  # the number of items
     for other, count in shared:
         small, large = sizes[other], size
         if small > large:
@@ -207,6 +207,12 @@ def _alike(
         score = count / (small + large - count)
         if score < lowest:
             continue
-        for threshold, others, out in zip(thresholds, candidates, found, strict=True):
-            if ratio >= threshold and score >= threshold and (single or other in others):
-                out.append((other, number, score))
+        key = other * stride + number
+        for threshold, others, best in zip(thresholds, candidates, found, strict=True):
+            if (
+                ratio >= threshold
+                and score >= threshold
+                and (single or other in others)
+                and score > best.get(key, -1.0)
+            ):
+                best[key] = score
