@@ -1,39 +1,16 @@
-"""The pairing of alike items as it was before word sets became integer ranks (string word sets,
-shared words counted through per-word holder sets): kept verbatim as the oracle that the
-faster :func:`memcli.review.similar.pairs_at` must equal, pair for pair and score for score."""
+"""The pairing of one kind and scope as it was before word sets became integer ranks (string word
+sets, shared words counted through per-word holder sets): kept verbatim as the oracle that the
+faster :func:`memcli.review.similar._group_pairs` must equal, pair for pair and score for
+score (``pairs_at``, which groups the items, is unchanged)."""
 
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from itertools import chain
 
 from memcli.model import Item
-from memcli.review.similar import Pair, Shapes, group_key, shapes
-
-
-def pairs_at(
-    items: Iterable[Item],
-    wanted: list[tuple[float, str | None]],
-    partners: int | None,
-    shaped: Shapes | None = None,
-) -> list[list[Pair]]:
-    groups: dict[tuple[str, str, str], list[Item]] = defaultdict(list)
-    for item in items:
-        groups[group_key(item)].append(item)
-    memo: Shapes = {} if shaped is None else shaped
-    found: list[list[Pair]] = [[] for _ in wanted]
-    for key, members in groups.items():
-        which = [n for n, (_t, kind) in enumerate(wanted) if kind is None or kind == key[0]]
-        if len(members) < 2 or not which:
-            continue
-        thresholds = [wanted[n][0] for n in which]
-        for n, group_found in zip(
-            which, _group_pairs(members, thresholds, partners, memo), strict=True
-        ):
-            found[n] += group_found
-    return found
+from memcli.review.similar import Pair, Shapes, shapes
 
 
 def _group_pairs(
