@@ -162,7 +162,14 @@ def _group_pairs(
             # words shares fewer title words too: its title is never intersected
             shapes_shared = [(o, n) for o in every if (n := len(shape & body_ranks[o])) >= need]
             if size:
-                pool = [o for o, _n in shapes_shared] if covered else every
+                if not covered:
+                    pool: Iterable[int] = every
+                elif size == len(shape):
+                    # a title that is its whole shape meets another such title exactly as
+                    # the shapes meet: the same score, which the shapes record
+                    pool = [o for o, _n in shapes_shared if title_sizes[o] != body_sizes[o]]
+                else:
+                    pool = [o for o, _n in shapes_shared]
                 need = max(lowest * size - 1e-6, 0.5)
                 titles_shared = [(o, n) for o in pool if (n := len(title & title_of(o))) >= need]
                 _alike(number, titles_shared, size, title_sizes, candidates, thresholds, found)
