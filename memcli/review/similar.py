@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from itertools import chain
 
 from memcli.compact import merge, text
 from memcli.compact.drafts import Draft
@@ -107,33 +106,44 @@ def _group_pairs(
     frequency: Counter[str] = Counter()
     for item in items:
         key = id(item)
-        if key not in memo:
-            memo[key] = shapes(item)
-        title, shape = memo[key]
-        titles.append(title)
-        bodies.append(shape)
-        frequency.update(title | shape)
-    # rarest first, ties by the word: one global order, so each item's sort is a C-level lookup
+        shaped = memo.get(key)
+        if shaped is None:
+            shaped = memo[key] = shapes(item)
+        titles.append(shaped[0])
+        bodies.append(shaped[1])
+        frequency.update(shaped[0] | shaped[1])
+    # each word as its place in one global order, rarest first (ties by the word): a word set
+    # becomes a set of small integers, which sort without a key and intersect without
+    # comparing strings
     rank = {w: n for n, w in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
     by_rank = rank.__getitem__
-    title_sizes = [len(title) for title in titles]
-    body_sizes = [len(shape) for shape in bodies]
-    found: list[list[tuple[int, int, float]]] = [[] for _ in thresholds]
+    title_ranks = [set(map(by_rank, title)) for title in titles]
+    body_ranks = [set(map(by_rank, shape)) for shape in bodies]
+    longest = max(map(len, body_ranks + title_ranks))
+    # per threshold and set size: how many of the rarest words prefix filtering keeps
+    keeps = [
+        [max(n - math.ceil(threshold * n - 1e-9) + 1, 0) for n in range(longest + 1)]
+        for threshold in thresholds
+    ]
+    # per threshold: other * len(items) + number -> the higher of the pair's two scores
+    found: list[dict[int, float]] = [{} for _ in thresholds]
     # per threshold: word -> the items it was posted for, of the titles and of the shapes
-    posts: list[tuple[dict[str, list[int]], dict[str, list[int]]]] = [({}, {}) for _ in thresholds]
-    title_holders: dict[str, set[int]] = defaultdict(set)  # every earlier item with the word
-    body_holders: dict[str, set[int]] = defaultdict(set)
+    posts: list[tuple[dict[int, list[int]], dict[int, list[int]]]] = [({}, {}) for _ in thresholds]
     newest = -partners if partners else 0
-    empty: set[int] = set()
-    for number, title in enumerate(titles):
-        shape = bodies[number]
-        ordered = (sorted(title, key=by_rank), sorted(shape, key=by_rank))
+    lowest = min(thresholds)
+    title_sizes = list(map(len, title_ranks))
+    body_sizes = list(map(len, body_ranks))
+    # true of every shape (the title's words and the body's first line's): kept as a guard
+    covered = all(t <= s for t, s in zip(title_ranks, body_ranks, strict=True))
+    title_of = title_ranks.__getitem__
+    for number, title in enumerate(title_ranks):
+        shape = body_ranks[number]
+        ordered = (sorted(title), sorted(shape))
         candidates: list[set[int]] = []
-        for threshold, posted in zip(thresholds, posts, strict=True):
+        for keep, posted in zip(keeps, posts, strict=True):
             others: set[int] = set()  # earlier items sharing a rare title word or shape word
             for words, posting in zip(ordered, posted, strict=True):
-                keep = len(words) - math.ceil(threshold * len(words) - 1e-9) + 1
-                for word in words[: max(keep, 0)]:
+                for word in words[: keep[len(words)]]:
                     earlier: list[int] | None = posting.get(word)
                     if earlier is None:
                         posting[word] = [number]
@@ -143,61 +153,58 @@ def _group_pairs(
             candidates.append(others)
         every = candidates[0] if len(candidates) == 1 else set().union(*candidates)
         if every:
-            # the words each candidate shares with this item, one C-level intersection per word
-            title_shared = Counter(
-                chain.from_iterable(every & title_holders.get(w, empty) for w in title)
-            )
-            body_shared = Counter(
-                chain.from_iterable(every & body_holders.get(w, empty) for w in shape)
-            )
-            for counted in (
-                (title_sizes, title_shared, title_sizes[number]),
-                (body_sizes, body_shared, body_sizes[number]),
-            ):
-                _alike(number, candidates, counted, thresholds, found)
-        for word in title:
-            title_holders[word].add(number)
-        for word in shape:
-            body_holders[word].add(number)
-    return [_best(items, pairs_found) for pairs_found in found]
+            size = len(title)
+            # an index of at least t needs at least t * size shared words (the other set has
+            # at least as many words as it shares), and one at least; the margin covers the
+            # rounding of the division in _alike
+            need = max(lowest * min(size, len(shape)) - 1e-6, 0.5)
+            # a shape holds its title's words, so a candidate sharing fewer than ``need`` shape
+            # words shares fewer title words too: its title is never intersected
+            shapes_shared = [(o, n) for o in every if (n := len(shape & body_ranks[o])) >= need]
+            if size:
+                if not covered:
+                    pool: Iterable[int] = every
+                elif size == len(shape):
+                    # a title that is its whole shape meets another such title exactly as
+                    # the shapes meet: the same score, which the shapes record
+                    pool = [o for o, _n in shapes_shared if title_sizes[o] != body_sizes[o]]
+                else:
+                    pool = [o for o, _n in shapes_shared]
+                need = max(lowest * size - 1e-6, 0.5)
+                titles_shared = [(o, n) for o in pool if (n := len(title & title_of(o))) >= need]
+                _alike(number, titles_shared, size, title_sizes, candidates, thresholds, found)
+            if shape:
+                need = max(lowest * len(shape) - 1e-6, 0.5)
+                shapes_shared = [(o, n) for o, n in shapes_shared if n >= need]
+                _alike(number, shapes_shared, len(shape), body_sizes, candidates, thresholds, found)
+    return [_in_order(items, best) for best in found]
 
 
-def _best(items: list[Item], found: list[tuple[int, int, float]]) -> list[Pair]:
-    """An item alike by both its title and its shape: the higher score, as
-    merge.similarity; in the order of the items."""
-    best: dict[tuple[int, int], float] = {}
-    for other, number, score in found:
-        if score > best.get((other, number), -1.0):
-            best[(other, number)] = score
-    return [(items[i], items[j], score) for (i, j), score in sorted(best.items())]
-
-
-Shared = tuple[list[int], Counter[int], int]
+def _in_order(items: list[Item], best: dict[int, float]) -> list[Pair]:
+    """The pairs in the order of the items (a key is other * len(items) + number)."""
+    count = len(items)
+    return [(items[key // count], items[key % count], best[key]) for key in sorted(best)]
 
 
 def _alike(
     number: int,
+    shared: list[tuple[int, int]],
+    size: int,
+    sizes: list[int],
     candidates: list[set[int]],
-    shared: Shared,
     thresholds: list[float],
-    found: list[list[tuple[int, int, float]]],
+    found: list[dict[int, float]],
 ) -> None:
-    """Add (other, number, Jaccard index) to ``found[k]`` for each of ``candidates[k]`` whose
-    word set is alike enough to item ``number``'s at ``thresholds[k]``: text.jaccard from the
-    words each shares (``shared``: every item's size, the shared counts, this item's size), and
-    0.0 where the sizes alone keep it below the threshold (the index is at most the smaller
-    size over the larger)."""
-    sizes, shared_counts, size = shared
-    if not size:
-        return
-    lowest = min(thresholds)
-    # an index of at least t needs at least t * size shared words (the other set has at least
-    # as many words as it shares); the margin covers the rounding of the division below
-    need = lowest * size - 1e-6
+    """Keep the Jaccard index of (other, number) in ``found[k]`` (the higher where an item is
+    alike by both its title and its shape, as merge.similarity) for each of ``candidates[k]``
+    whose word set is alike enough to item ``number``'s at ``thresholds[k]``: text.jaccard
+    from the words each shares (``shared``: (other, count); ``size``: this item's word count,
+    ``sizes``: every item's), and 0.0 where the sizes alone keep it below the threshold (the
+    index is at most the smaller size over the larger)."""
+    lowest = thresholds[0] if len(thresholds) == 1 else min(thresholds)
     single = len(candidates) == 1
-    for other, count in shared_counts.items():
-        if count < need:
-            continue
+    stride = len(sizes)  # the number of items
+    for other, count in shared:
         small, large = sizes[other], size
         if small > large:
             small, large = large, small
@@ -207,6 +214,12 @@ def _alike(
         score = count / (small + large - count)
         if score < lowest:
             continue
-        for threshold, others, out in zip(thresholds, candidates, found, strict=True):
-            if ratio >= threshold and score >= threshold and (single or other in others):
-                out.append((other, number, score))
+        key = other * stride + number
+        for threshold, others, best in zip(thresholds, candidates, found, strict=True):
+            if (
+                ratio >= threshold
+                and score >= threshold
+                and (single or other in others)
+                and score > best.get(key, -1.0)
+            ):
+                best[key] = score
