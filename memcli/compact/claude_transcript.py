@@ -159,15 +159,7 @@ class ClaudeTranscript:
         event = "Stop" if name == _MAIN else "SubagentStop"
         payload = {**base, "hook_event_name": event, "last_assistant_message": said,
                    "stop_hook_active": name == _MAIN and session in self.blocked}  # fmt: skip
-        notes: list[HookEvent] = []
-        if name == _MAIN and not self.parent:
-            notes = [
-                HookEvent({**payload, "last_assistant_message": text}, ts, f"{uid}\0note{n}",
-                          note=True)
-                for n, text in enumerate(self.texts.notes(said))
-            ]  # fmt: skip
-            self.texts.clear()
-        return [*notes, HookEvent(payload, ts, f"{uid}\0stop")]
+        return self._turn_end(payload, said, ts, uid, name == _MAIN)
 
     def _stop_failure(
         self, record: dict[str, Any], chain: tuple[str, str], base: dict[str, Any], said: str,
@@ -178,8 +170,15 @@ class ClaudeTranscript:
         payload = {**base, "hook_event_name": "StopFailure",
                    "error": error if isinstance(error, str) and error else "unknown",
                    "error_details": said, "last_assistant_message": said}  # fmt: skip
+        return self._turn_end(payload, said, ts, uid, True)
+
+    def _turn_end(
+        self, payload: dict[str, Any], said: str, ts: str, uid: str, main: bool
+    ) -> list[HookEvent]:
+        """The turn's end event, after the main chain's other texts of the turn as notes (as
+        capture reads them from the transcript at that event)."""
         notes: list[HookEvent] = []
-        if not self.parent:
+        if main and not self.parent:
             notes = [
                 HookEvent({**payload, "last_assistant_message": text}, ts, f"{uid}\0note{n}",
                           note=True)

@@ -65,21 +65,8 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
         "Last changed: " + ", ".join(files) if files else "",
         "The session ended without a passing run.",
     )
-    expires = timeutil.format_time(_time(last.ts) + dt.timedelta(days=TASK_DAYS))
-    return Draft(
-        rule=RULE,
-        key=KEY,
-        kind="task",
-        title=title,
-        body=body,
-        ts=last.ts,
-        session=session,
-        tags=text.tags_from([episode.command.text], extra=[episode.command.program]),
-        importance=UNFINISHED_IMPORTANCE,
-        anchors=[{"path": f} for f in files if relative(f)],
-        evidence=[evidence(line or last.summary, last.raw, session)],
-        expires=expires,
-    )
+    tags = text.tags_from([episode.command.text], extra=[episode.command.program])
+    return _open_task(title, body, last, session, tags, files, line or last.summary)
 
 
 STOP_FAILURE = "StopFailure"  # Claude Code's end of a turn that an API error cut short
@@ -114,6 +101,15 @@ def stopped(analysis: Analysis, session: str) -> Draft | None:
         "Last changed: " + ", ".join(files) if files else "",
         "Pick the work up where it stopped.",
     )
+    tags = ["stopped", error.replace("_", "-")] if error else ["stopped"]
+    return _open_task(title, body, last, session, tags, files, last.summary)
+
+
+def _open_task(
+    title: str, body: str, last: Obs, session: str, tags: list[str], files: list[str], said: str
+) -> Draft:
+    """The session's one open task (its id from :data:`RULE` and :data:`KEY`), shown first in
+    the next session's index, expiring :data:`TASK_DAYS` after ``last``."""
     return Draft(
         rule=RULE,
         key=KEY,
@@ -122,10 +118,10 @@ def stopped(analysis: Analysis, session: str) -> Draft | None:
         body=body,
         ts=last.ts,
         session=session,
-        tags=["stopped", error.replace("_", "-")] if error else ["stopped"],
+        tags=tags,
         importance=UNFINISHED_IMPORTANCE,
         anchors=[{"path": f} for f in files if relative(f)],
-        evidence=[evidence(last.summary, last.raw, session)],
+        evidence=[evidence(said, last.raw, session)],
         expires=timeutil.format_time(_time(last.ts) + dt.timedelta(days=TASK_DAYS)),
     )
 
