@@ -328,6 +328,16 @@ _CONVENTION = (
     r"|\b(?:this|the|our) (?:repo|repository|project|codebase|team) (?:uses|prefers|never)\b"
     r"|^(?:i|we) (?:prefer|(?:would|'d) rather)\b|\bprefer \S+(?: \S+)? (?:over|to) \S"
     r"|^(?:please\s+)?(?:only use|use only)\b"
+    # The user's own preference in the first person: "i would only want e2e tests for X",
+    # "I don't want any mocks", "I never want a force push".
+    r"|^(?:(?:and|but|also|btw|ok|okay),?\s+)?i (?:(?:would|'d) )?(?:only|never|always) want\b"
+    r"|^(?:(?:and|but|also|btw|ok|okay),?\s+)?i (?:don'?t|do not) (?:ever )?(?:want|like)\b"
+    # A norm of the code or the work in so many words: "tests must not hit the network".
+    r"|\bmust (?:not|never)\b(?! (?:happen|occur|be (?:the case|possible)))"
+    # An order of work: "ask me before pushing", "read a file in full before changing it".
+    rf"|^(?:please\s+)?(?:{_VERBS}|ask|read|lint|review)\b[^.;!?]{{0,60}}?\bbefore "
+    r"(?:\w+ing|you|we|starting)\b"
+    r"|^(?:please\s+)?ask (?:me )?(?:first|before)\b"
 )
 _MORE_VERBS = (
     r"block|rename|remove|stop|wait|ask|prompt|throw|fail|print|send|open|close|ignore"
