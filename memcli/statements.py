@@ -194,6 +194,42 @@ def finding(sentence: str) -> bool:
     return _has(_WHERE_HOW, text) and (redirects.concrete(rest) or _number(rest))
 
 
+
+# --- a norm of the project, as the assistant reads it --------------------------------------
+
+_NORM_WORDS = ("convention", "pattern", "style", "project", "repo", "codebase", "existing",
+               "claude.md", "agents.md", "contributing", "readme")  # fmt: skip
+_NORM_SUBJECT = (
+    r"^(?:(?:following|per|as per|matching|consistent with) (?:the )?(?:existing|project'?s?"
+    r"|repo(?:sitory)?'?s?|codebase'?s?|same) (?:convention|pattern|style)s?\b"
+    r"|(?:the|this) (?:project|repo|repository|codebase|team|existing (?:code|tests?|components?"
+    r"|modules?|files?|handlers?|migrations?))(?:'s)? (?:(?:already|consistently) )?"
+    r"(?:uses?|prefers?|follows?|keeps?|puts?|runs?|expects?|requires?|relies on|names?"
+    r"|organi[sz]es|is organi[sz]ed|always|never|only)\b"
+    r"|(?:the )?convention (?:here |in this \w+ )?is\b)"
+    r"|\b(?:claude|agents|contributing|readme)\.md (?:says|requires|asks|wants|tells|specifies"
+    r"|states|documents)\b"
+)
+_PLAN_TAIL = (", so i", ", and i", "; i", " so i'll", ", which i")
+
+
+def convention(sentence: str) -> bool:
+    """A norm of the project the assistant states ("The existing tests use `Mox` for the HTTP
+    client", "Following the existing pattern, handlers live in `lib/x/`", "CLAUDE.md says to
+    run `mix precommit` before committing"): a subject that is the project or its existing
+    code, a verb of habit, and something concrete; a plan that follows it is cut off, a guess
+    is none."""
+    lowered = sentence.lower()
+    if not any(word in lowered for word in _NORM_WORDS):
+        return False  # the cheap test most sentences stop at
+    for tail in _PLAN_TAIL:
+        cut = lowered.find(tail)
+        if cut > 0:
+            sentence, lowered = sentence[:cut], lowered[:cut]
+    if not 6 <= len(sentence.split()) <= 50 or not redirects.concrete(sentence):
+        return False
+    return _has(_NORM_SUBJECT, sentence) and not _has(_NOT_A_FINDING, sentence)
+
 _WHERE_HOW = (
     r"\b(?:runs on|listens on|is served on|uses port|requires|needs|defaults to|points to"
     r"|is pinned to|expects)\b"

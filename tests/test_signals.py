@@ -228,6 +228,14 @@ def test_environment_kinds() -> None:
         ("We use ruff for formatting", False, True),
         ("Fix the failing test in price.js", False, False),
         ("The tests always fail on Mondays", False, False),
+        ("i would only want e2e tests for AgentSession, anything else is bad", False, True),
+        ("I don't want any mocks in these tests", False, True),
+        ("tests must not hit the network", False, True),
+        ("Ask me before pushing", False, True),
+        ("read a file in full before changing it", False, True),
+        ("This must not happen again", False, False),
+        ("Fix the bug before the release", False, False),
+        ("I want a button that exports the list", False, False),
     ],
 )
 def test_prompt_sentences(sentence: str, correction: bool, convention: bool) -> None:

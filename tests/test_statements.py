@@ -135,3 +135,21 @@ def test_a_reason_or_purpose() -> None:
     assert statements.with_reason("Changed workflow triggers to prevent running on every push")
     assert statements.with_reason("This reduces CI noise and Actions minutes.")
     assert not statements.with_reason("Create tests/README.md with installation instructions")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The existing tests use the `Mox` library for mocking the HTTP client.", True),
+        ("Following the existing convention, handlers live in `lib/app/handlers/`.", True),
+        ("This repo runs its tests with `mix test` and formats with `mix format`.", True),
+        ("The project's CLAUDE.md says to run `mix precommit` before committing.", True),
+        ("The project uses LiveView for every panel, so I'll follow that pattern.", True),
+        ("The project probably uses `pytest` for its tests.", False),  # a guess
+        ("Let me check how the project uses `config.yaml` here.", False),  # a plan
+        ("The project uses a lot of small modules for everything.", False),  # nothing named
+        ("The pattern is `new Markdown(text, x, y)`, two more parameters to add.", False),
+    ],
+)
+def test_a_norm_of_the_project(sentence: str, expected: bool) -> None:
+    assert statements.convention(sentence) is expected

@@ -107,6 +107,8 @@ def kind_said(sentence: str, mid_turn: bool) -> str:
             return kind
     # Said without a cause's or a choice's words: a change of approach in the closing
     # message ("Switched the parser to streaming to bound memory"), a finding anywhere.
+    if statements.convention(sentence):  # "the existing tests use `Mox` ..."
+        return "convention"
     if not mid_turn and statements.approach(sentence):
         return "approach"
     return "fact" if statements.finding(sentence) else ""
