@@ -194,7 +194,6 @@ def finding(sentence: str) -> bool:
     return _has(_WHERE_HOW, text) and (redirects.concrete(rest) or _number(rest))
 
 
-
 # --- a norm of the project, as the assistant reads it --------------------------------------
 
 _NORM_WORDS = ("convention", "pattern", "style", "project", "repo", "codebase", "existing",
@@ -229,6 +228,7 @@ def convention(sentence: str) -> bool:
     if not 6 <= len(sentence.split()) <= 50 or not redirects.concrete(sentence):
         return False
     return _has(_NORM_SUBJECT, sentence) and not _has(_NOT_A_FINDING, sentence)
+
 
 _WHERE_HOW = (
     r"\b(?:runs on|listens on|is served on|uses port|requires|needs|defaults to|points to"
