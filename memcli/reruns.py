@@ -16,6 +16,7 @@ Edits made through shell commands count as edits (:func:`shell_edit`): SWE-agent
 ``create`` and ``str_replace_editor``, ``sed -i``, a redirect into a file.
 """
 
+from memcli import remote
 from memcli.fastparse import fastre
 
 
@@ -80,6 +81,9 @@ def words_of(command: str) -> list[str]:
 
 
 def _words_of(command: str) -> list[str]:
+    inner = remote.remote_command(command)  # `ssh host "opkg remove x"`: the remote command
+    if inner:
+        return _words_of(inner)
     parts = [command]
     for separator in ("&&", "||", ";"):
         parts = [p for part in parts for p in part.split(separator) if p.strip()]

@@ -63,6 +63,15 @@ _GENERIC = (
 # (kind, pattern): the first kind whose pattern matches names the signature line.
 _SHAPES: tuple[tuple[str, str], ...] = (
     (
+        # The shell itself failed before the command ran (Git Bash's and Cygwin's fork
+        # emulation, a process table or memory limit): the command was never tried.
+        "shell",
+        r"(?:.*\bcygheap read copy failed.*|.*\bchild_copy: .*|(?:\S+: )?fork: (?:retry: )?"
+        r"(?:Resource temporarily unavailable|Cannot allocate memory|No child processes).*"
+        r"|Command failed: cygpath .*|.*\bdied waiting for dll loading.*"
+        r"|.*\bcouldn't allocate heap.*)$",
+    ),
+    (
         "missing-tool",
         r"(?:command not found|: not found$"
         r"|is not recognized as (?:an internal|the name of a cmdlet)"  # cmd.exe, PowerShell
@@ -158,6 +167,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 # Per shape, words at least one of which a text must hold (lower-cased) for the shape's
 # pattern to be worth running: most outputs skip most patterns.
 _HINTS: dict[str, tuple[str, ...]] = {
+    "shell": ("cygheap", "child_copy", "fork:", "cygpath", "dll loading", "allocate heap"),
     "missing-tool": ("not found", "not recognized", "os error 2", "executable file"),
     "missing-package": ("module", "package", "satisfies", "distribution", "unresolved import",
                         "resolve", "ts2307", "importerror"),
@@ -191,8 +201,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
 KINDS = frozenset((*(kind for kind, _pattern, _hints in _SHAPES_HINTED), "other"))  # failure's
-ENVIRONMENT = ("missing-tool", "missing-package", "port", "permission", "version", "interactive",
-               "network", "service", "shell-state")  # fmt: skip
+ENVIRONMENT = ("shell", "missing-tool", "missing-package", "port", "permission", "version",
+               "interactive", "network", "service", "shell-state")  # fmt: skip
 
 _GENERIC_FALLBACK = (
     r"(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"

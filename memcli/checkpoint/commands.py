@@ -5,8 +5,8 @@ still failing with a telling line (``failed``)."""
 
 import os
 
+from memcli import remote, signals
 from memcli import reruns as shapes
-from memcli import signals
 from memcli.checkpoint import reported, reruns
 from memcli.checkpoint.entries import add, holds_all, one_line, runs_of, strings_of, text_of
 from memcli.observed import derived
@@ -47,6 +47,9 @@ def command_key(command: str) -> tuple[str, bool]:
 
 
 def _command_key(command: str) -> tuple[str, bool]:
+    inner = remote.remote_command(command)  # `ssh host "opkg remove x"`: the remote command
+    if inner:
+        return _command_key(inner)
     parts = [command]
     for separator in ("&&", "||", ";"):
         parts = [p for part in parts for p in part.split(separator) if p.strip()]
@@ -140,13 +143,18 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
         runs[key] = {"cmd": command, "line": line, "check": check, "work": [], "files": [],
                      "obs": [text_of(record, "id")], "ref": text_of(record, "raw"),
                      "ts": text_of(record, "ts"), "last": line, "kind": sig_kind}  # fmt: skip
-        if sig_kind in signals.ENVIRONMENT:
+        if sig_kind == "shell":
+            shape = "".join(c for c in line if not c.isdigit())  # pids and addresses vary
+            add(state, "env", f"shell\0{shape}", [f"`{one_line(command, 100)}` failed in the "
+                 f"shell, before the command ran: {line} (intermittent: does it pass when run "
+                 "again?)"], record, env=sig_kind)  # fmt: skip
+        elif sig_kind in signals.ENVIRONMENT:
             add(state, "env", f"{sig_kind}\0{line}", [f"`{one_line(command, 100)}` failed: {line}"],
                  record, env=sig_kind)  # fmt: skip
         return
     _pending(state).pop(key, None)
     passed = runs.pop(key) if key in runs else None
-    if ok is True and passed is not None:
+    if ok is True and passed is not None and passed.get("kind") != "shell":
         run = passed
         changed = strings_of(run.get("files"))[:4]
         work = [f"changed {', '.join(changed)}"] if changed else []

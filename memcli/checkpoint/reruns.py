@@ -114,11 +114,11 @@ def _instead(
     record: dict[str, object], state: dict[str, object], failed: dict[str, object], command: str
 ) -> None:
     """A workaround: ``command`` did the job the failing command tried; a typo is none."""
-    _kind, line = derived.command_signature(
+    kind, line = derived.command_signature(
         str(failed.get("out") or ""), str(failed.get("summary") or "")
     )
-    if not line or "SyntaxError" in line or "is not defined" in line:
-        return
+    if not line or kind == "shell" or "SyntaxError" in line or "is not defined" in line:
+        return  # a typo, or the shell failing before the command ran, is no other way
     add(state, "fix", f"instead\0{failed.get('cmd')}\0{command}",
         [f"`{one_line(str(failed.get('cmd')), 100)}` failed: {one_line(line, 160)}",
          f"`{one_line(command, 100)}` did the same job and passed"],

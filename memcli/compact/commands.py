@@ -12,7 +12,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from memcli import signals
+from memcli import remote, signals
 
 
 def _set(words: str) -> frozenset[str]:
@@ -122,7 +122,8 @@ def _aside(words: list[str]) -> bool:
 
 
 def parse(text: str) -> Command:
-    words = _split(_segment(text))
+    inner = remote.remote_command(text)  # `ssh host "opkg remove x"`: the remote command
+    words = _split(_segment(inner or text))
     while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
         words.pop(0)
     changed = True

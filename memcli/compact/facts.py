@@ -99,6 +99,9 @@ def drafts(
         kind, line = signals.failure(o.excerpt)
         if kind not in signals.ENVIRONMENT:
             continue
+        if kind == "shell":
+            out.append(shell_failure(line, o, None, session))
+            continue
         out.append(
             _fact(
                 "environment",
@@ -157,6 +160,38 @@ def workaround(
         tags=text.tags_from([cmd.text, line, flags], extra=[cmd.program]),
         confidence="verified",
         importance=importance("env", True, failures - 1),
+        evidence=[e for e in proof if e],
+        signature=commands.signature(line),
+    )
+
+
+def shell_failure(line: str, first: Obs, passed: Obs | None, session: str) -> Draft:
+    """The shell failing before a command ran (Git Bash's fork emulation, a process limit):
+    an env fact about the machine, never about the command or its options; verified when
+    the command passed when run again."""
+    title = text.title_of(
+        f"Commands can fail here before they run, in the shell itself ({line.rstrip(':')}): "
+        "run the same command again"
+    )
+    proof = [evidence(line, first.raw, session)]
+    if passed is not None:
+        proof.append(evidence(passed.summary, passed.raw, session))
+    return Draft(
+        rule="env",
+        key="shell",  # one fact of the machine, whichever of its failures showed it
+        kind="env",
+        title=title,
+        body=body_lines(
+            f"Symptom: `{commands.shown(first.input)}` failed with: {line}",
+            f"Then: `{commands.shown(passed.input)}` passed when run again."
+            if passed is not None
+            else "",
+        ),
+        ts=(passed.ts if passed is not None else "") or first.ts,
+        session=session,
+        tags=text.tags_from([line], extra=["shell"]),
+        confidence="verified" if passed is not None else "assumed",
+        importance=importance("env", passed is not None),
         evidence=[e for e in proof if e],
         signature=commands.signature(line),
     )

@@ -215,6 +215,8 @@ def _workarounds(analysis: Analysis, ctx: Context) -> list[Draft]:
             continue
         if any(marker in o.excerpt for marker in commands.NO_TESTS):
             continue
+        if signals.failure(o.excerpt)[0] == "shell":
+            continue  # the shell failed before the command ran: no other command fixed it
         instead = _next_command(obs, o)
         if instead is None or not instead.passed or not reruns.same_job(o.input, instead.input):
             continue

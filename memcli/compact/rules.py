@@ -251,6 +251,9 @@ def signature_of(o: Obs) -> str:
 def _from_episode(analysis: Analysis, episode: Episode, ctx: Context) -> Draft | None:
     closed = episode.closed
     assert closed is not None
+    if signals.failure(episode.first.excerpt)[0] == "shell":
+        # The shell failed before the command ran: whatever came next did not fix it.
+        return facts.shell_failure(episode.line, episode.first, episode.passed, ctx.session)
     if episode.passed is not None and not episode.edits and not episode.fixes:
         return _workaround(episode, ctx)  # else passed with nothing done between: flaky
     if episode.passed is not None and not episode.edits:  # options the failing run had not

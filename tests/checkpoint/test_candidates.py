@@ -347,3 +347,14 @@ def test_a_damaged_state_counts_again_instead_of_failing_every_later_checkpoint(
     assert (entry["runs"], entry["checked"], state["edits"]) == (3, 3, 3)
     kinds = {c["kind"] for c in state["candidates"].values()}  # type: ignore[attr-defined]
     assert "workflow" in kinds
+
+
+def test_the_shell_failing_before_a_command_ran_is_an_environment_fact() -> None:
+    cygheap = "      0 [main] bash (2892) child_copy: cygheap read copy failed, 0x0..0x8000"
+    got = found([
+        cmd('ssh h "rm -f /usr/lib/a.lua"', False, cygheap),
+        cmd('ssh h "rm -rf /usr/lib/a.lua"', True),  # ran again: no fix by `-rf`
+    ])  # fmt: skip
+    assert set(got) == {"env"}
+    line = got["env"]["lines"][0]
+    assert "before the command ran" in line and "run again" in line

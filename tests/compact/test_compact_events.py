@@ -235,3 +235,23 @@ def test_a_guessed_path_the_next_read_corrects_is_no_lesson(
     ])  # fmt: skip
     compact_session(memory, name)
     assert memory.items() == []
+
+
+CYGPATH = "Command failed: cygpath -u 'C:\\Users\\me\\AppData\\Local\\Temp\\x'"
+CYGHEAP = "      0 [main] bash (2892) child_copy: cygheap read copy failed, 0x0..0x800020EF0"
+
+
+def test_the_shell_failing_before_a_command_ran_is_one_fact_of_the_machine(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        run_cmd('ssh root@10.0.0.1 "rm -f /usr/lib/a.lua && find /www -name a"', CYGPATH, False),
+        run_cmd('ssh root@10.0.0.1 "rm -rf /www/views/a*"', "", True),
+        run_cmd('ssh root@10.0.0.1 "opkg remove kmod-x"', CYGHEAP, False),
+        run_cmd('ssh root@10.0.0.1 "opkg remove kmod-x"', "Removing package kmod-x", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    [item] = memory.items()  # no "it passes with -rf", no "use B, not A"
+    assert item.kind == "env" and item.confidence == "verified"
+    assert "before they run" in item.title and "run the same command again" in item.title
+    assert "-rf" not in item.title
