@@ -45,9 +45,9 @@ LAYERS: list[tuple[str, set[str]]] = [
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
         "identity, lesson signals (pasted failures, re-runs, tool outputs, redirecting prompts, "
-        "statements said without a failure)",
+        "statements said without a failure, commands run over a remote shell, programs by name)",
         {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
-        | {"outputs", "redirects", "statements", "commit_messages"},
+        | {"outputs", "redirects", "statements", "commit_messages", "remote", "programs"},
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -84,6 +84,8 @@ FORBIDDEN |= {
     ("redirects", "capture"),
     ("statements", "capture"),
     ("commit_messages", "capture"),
+    ("remote", "capture"),
+    ("programs", "capture"),
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).

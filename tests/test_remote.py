@@ -36,7 +36,7 @@ def test_every_comparison_reads_the_remote_command() -> None:
     line = 'ssh root@10.0.0.1 "opkg remove gl-sdk4-cloud 2>&1 | tail -3"'
     assert commands.parse(line).program == "opkg"
     assert commands.parse(line).text == line  # shown as typed
-    assert command_key(line) == ("opkg", False)
+    assert command_key(line) == ("opkg remove", False)
     assert reruns.words_of(line) == ["opkg", "remove", "gl-sdk4-cloud"]
     # Two unrelated remote commands are not one command run with other options.
     assert not reruns.same_job('ssh h "rm -f /a/x.lua"', 'ssh h "rm -rf /www/views/y"')

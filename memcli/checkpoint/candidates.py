@@ -26,12 +26,12 @@ twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :m
 """
 
 from memcli.checkpoint import commands, events, prompted, reruns, sayings, workflow
-from memcli.checkpoint.commands import added_flags, command_key, looking
+from memcli.checkpoint.commands import added_flags, added_steps, command_key, looking
 from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, strings_of, text_of
 from memcli.checkpoint.sayings import message, sentences
 
-__all__ = ["PRIORITY", "SUGGEST", "added_flags", "candidate_id", "command_key", "crc32",
-           "looking", "message", "scan", "sentences", "turn_end"]  # fmt: skip
+__all__ = ["PRIORITY", "SUGGEST", "added_flags", "added_steps", "candidate_id", "command_key",
+           "crc32", "looking", "message", "scan", "sentences", "turn_end"]  # fmt: skip
 
 
 def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:

@@ -5,7 +5,7 @@ still failing with a telling line (``failed``)."""
 
 import os
 
-from memcli import remote, signals
+from memcli import programs, remote, signals
 from memcli import reruns as shapes
 from memcli.checkpoint import reported, reruns
 from memcli.checkpoint.entries import add, holds_all, one_line, runs_of, strings_of, text_of
@@ -19,10 +19,7 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-_MULTI = _set(
-    """npm pnpm yarn bun cargo go make dotnet mvn gradle gradlew docker kubectl git just deno
-    rake mix swift bazel tox nox uv pip pip3 composer"""
-)
+_MULTI = programs.MULTI
 _LOOKING = _set(
     """cat less more head tail grep egrep rg ag find fd ls tree pwd echo printf which type
     whereis printenv wc stat file du df ps id whoami date uname sed awk jq sort uniq cut diff
@@ -161,8 +158,11 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
         work = [*work, *strings_of(run.get("work"))]
         if not work:
             added = added_flags(str(run["cmd"]), command)
+            steps = added_steps(str(run["cmd"]), command)
             if added:  # the same command passing with other flags: the flags are the remedy
                 work = [f"ran it with `{' '.join(added)}`"]
+            elif steps:  # ... or after another step in the same line (`sleep 2 && ...`)
+                work = [f"ran it after `{' && '.join(steps)}`"]
             else:
                 return  # passed with nothing done in between: flaky, not a fix
         first = str(run.get("line") or "an error")
@@ -188,6 +188,21 @@ def added_flags(failed: str, passed: str) -> list[str]:
     if any(w in _NOT_REMEDIES for w in added):
         return []
     return added[:3]
+
+
+def added_steps(failed: str, passed: str) -> list[str]:
+    """Steps of a chain the passing command line runs before the failing one's (``sleep 2 &&
+    opkg remove x`` after ``opkg remove x`` failed on a lock; ``npm ci && npm test``): the
+    failing line's steps all still there, in the same command on a remote shell too."""
+    before = _steps(remote.remote_command(failed) or failed)
+    after = _steps(remote.remote_command(passed) or passed)
+    if not before or len(after) <= len(before) or after[-len(before) :] != before:
+        return []
+    return after[: len(after) - len(before)][:2]
+
+
+def _steps(line: str) -> list[str]:
+    return [" ".join(part.split()) for part in line.split("|", 1)[0].split("&&") if part.strip()]
 
 
 def refused_tool(record: dict[str, object], state: dict[str, object]) -> None:

@@ -14,6 +14,7 @@ project) and a *slow run* (a command that took minutes, or hit a timeout).
 Hook path: no :mod:`re`; string tests only, a few per command.
 """
 
+from memcli import programs
 from memcli import reruns as shapes
 from memcli.checkpoint.commands import command_key, looking
 from memcli.checkpoint.entries import add, count_of, one_line, strings_of, text_of
@@ -37,10 +38,7 @@ _NOT_WORKFLOW = _set(
 _INSTALLERS = frozenset(("pip", "pip3", "brew", "apt", "apt-get", "gem", "conda"))
 _WRAPPERS = ("uv", "poetry", "pipenv", "pdm", "hatch", "npx", "bunx", "time", "sudo", "env",
              "nohup", "exec", "timeout")  # fmt: skip
-_MULTI = _set(
-    """npm pnpm yarn bun cargo go make dotnet mvn gradle gradlew docker docker-compose kubectl
-    just deno rake mix swift bazel tox nox uv composer"""
-)
+_MULTI = programs.MULTI
 _INTERPRETERS = _set(
     """python python2 python3 py pypy3 node nodejs deno bun ruby perl php ts-node tsx bash sh
     zsh"""

@@ -12,7 +12,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from memcli import remote, signals
+from memcli import programs, remote, signals
 
 
 def _set(words: str) -> frozenset[str]:
@@ -35,11 +35,7 @@ _WRAPPERS = (
     ("nohup",),
 )
 # Programs whose first argument names what they do (`npm test`, `cargo build`, `make lint`).
-_MULTI = _set(
-    """npm pnpm yarn bun cargo go make dotnet mvn gradle gradlew docker docker-compose
-    kubectl git just deno rake mix swift bazel tox nox hatch pdm poetry uv pip pip3
-    composer"""
-)
+_MULTI = programs.MULTI
 # Commands that only look around: a success of theirs is never a fix and never memory.
 _LOOKING = _set(
     """cat less more head tail grep egrep rg ag find fd ls ll tree pwd echo printf which type

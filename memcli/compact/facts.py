@@ -139,11 +139,13 @@ def workaround(
     """The env fact of a command that passed once given other options; None when no option
     was added or the failure had no telling line (then it is flakiness)."""
     added = candidates.added_flags(first.input, passed.input)
-    if not added or not line:
+    steps = [] if added else candidates.added_steps(first.input, passed.input)
+    if not (added or steps) or not line:
         return None
-    flags = " ".join(added)
+    flags = " ".join(added) or " && ".join(steps)
+    how = "with" if added else "after"
     title = text.title_of(
-        f"`{cmd.key}` fails here with {line.rstrip(':')}: it passes with `{flags}`"
+        f"`{cmd.key}` fails here with {line.rstrip(':')}: it passes {how} `{flags}`"
     )
     proof = (evidence(line, first.raw, session), evidence(passed.summary, passed.raw, session))
     return Draft(
@@ -153,7 +155,7 @@ def workaround(
         title=title,
         body=body_lines(
             f"Symptom: `{cmd.text}` failed with: {line}",
-            f"Workaround: `{passed.input}` passed (added `{flags}`).",
+            f"Workaround: `{passed.input}` passed ({'added' if added else 'after'} `{flags}`).",
         ),
         ts=passed.ts or first.ts,
         session=session,

@@ -358,3 +358,14 @@ def test_the_shell_failing_before_a_command_ran_is_an_environment_fact() -> None
     assert set(got) == {"env"}
     line = got["env"]["lines"][0]
     assert "before the command ran" in line and "run again" in line
+
+
+def test_a_step_added_before_the_same_command_is_its_remedy() -> None:
+    lock = "* opkg_conf_load: Could not lock /var/lock/opkg.lock: Resource temporarily unavailable."
+    got = found([
+        cmd('ssh h "opkg remove gl-cloud"', False, lock),
+        cmd('ssh h "sleep 2 && opkg remove gl-cloud"', True),
+    ])  # fmt: skip
+    assert "ran it after `sleep 2`" in got["fix"]["lines"][1]
+    assert candidates.added_steps("npm test", "npm ci && npm test") == ["npm ci"]
+    assert candidates.added_steps("cd a && npm test", "cd b && npm test") == []

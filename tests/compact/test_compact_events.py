@@ -255,3 +255,17 @@ def test_the_shell_failing_before_a_command_ran_is_one_fact_of_the_machine(
     assert item.kind == "env" and item.confidence == "verified"
     assert "before they run" in item.title and "run the same command again" in item.title
     assert "-rf" not in item.title
+
+
+def test_a_step_added_before_the_same_command_is_a_workaround(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    lock = "* opkg_conf_load: Could not lock /var/lock/opkg.lock: Resource temporarily unavailable."
+    name = write_buffer([
+        run_cmd('ssh root@10.0.0.1 "opkg remove gl-cloud"', lock, False),
+        run_cmd('ssh root@10.0.0.1 "sleep 2 && opkg remove gl-cloud"', "Removing gl-cloud", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.kind == "env" and "opkg.lock" in item.title
+    assert "it passes after `sleep 2`" in item.title
