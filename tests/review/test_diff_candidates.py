@@ -90,3 +90,30 @@ def test_a_fresh_clone_a_kept_store_and_a_full_read_give_one_report(
     assert ("nnnn000006", "aaaa000001") in {
         (c["id"], c["other_id"]) for c in worktree["contradictions"]
     }
+
+
+@pytest.mark.parametrize("sample", [1, 2, 10**9])
+def test_the_candidates_do_not_depend_on_the_decisions_the_words_are_counted_in(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, sample: int
+) -> None:
+    """The word counts only choose which rare words prefix filtering looks up: counted in every
+    decision, every other one, or the first one alone, the candidates are the same."""
+    _store(repo)
+    for number in range(12):  # words common in the store, so that the counts matter
+        save(repo, f"cccc{number:06d}", f"Pin the queue worker {number} in CI", kind="decision")
+    save(repo, "nnnn000001", "Pin Postgres 16 for the job queue", kind="decision")
+    save(repo, "nnnn000002", "Pin the queue worker in the CI runner", kind="decision")
+    save(repo, "nnnn000003", "Deploy the docs site with scp", kind="decision")
+    commit(repo, "new decisions")
+    side = sides.SideReader(review_diff.GitRepo(repo), "HEAD", "HEAD")
+    new = [
+        side.item(item_path(repo, f"nnnn00000{n}").relative_to(repo).as_posix()) for n in (1, 2, 3)
+    ]
+    items = [item for item in new if item is not None]
+    every = sides.decision_candidates(side, items, review_diff.ITEMS)
+    with monkeypatch.context() as patched:
+        patched.setattr(sides, "SAMPLE", sample)
+        assert sides.decision_candidates(side, items, review_diff.ITEMS) == every
+    stems = {Path(path).stem for path in every}
+    assert {"aaaa000001", "zzzz000002"} <= stems
+    assert {f"cccc{number:06d}" for number in range(12)} <= stems

@@ -4,11 +4,14 @@ working-tree edits, and a corrupt or tampered file; a tree next to a kept one is
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from review_helpers import commit, item_path, save
 
 from memcli.review import diff as review_diff
@@ -167,3 +170,14 @@ def test_a_linked_local_folder_is_never_written_through(repo: Path, tmp_path: Pa
     local.symlink_to(outside)
     assert _diff(repo, "HEAD~1..HEAD") == expected
     assert list(outside.iterdir()) == []
+
+
+# the regex before it was unrolled: one alternation a character
+_ONE_AT_A_TIME = re.compile(r"(?:[^\\]|\\[^n])*")
+
+
+@given(st.text(alphabet='ab\\n"# \t\né', max_size=40))
+def test_a_quoted_first_line_is_cut_where_a_regex_a_character_cuts_it(value: str) -> None:
+    cut = item_lines._FIRST_QUOTED_LINE.match(value)
+    assert cut is not None
+    assert cut.group(0) == _ONE_AT_A_TIME.match(value).group(0)  # type: ignore[union-attr]
