@@ -87,13 +87,24 @@ _FRAGMENT_OPENERS = ("only ", "no ", "not ", "keep ", "without ", "avoid ", "nee
                      "must ", "should ", "make sure", "ensure ", "leave ", "never ", "always ",
                      "prefer ", "rather ", "stick ", "nothing ", "don't need", "no need",
                      "use ", "that's not ", "thats not ", "that is not ", "it's not ",
-                     "its not ", "this isn't ", "this is not ")  # fmt: skip
+                     "its not ", "this isn't ", "this is not ", "i don't think that",
+                     "i dont think that", "i do not think that", "it's a different",
+                     "its a different", "that's a different", "that's the wrong", "wrong ",
+                     "the wrong ")  # fmt: skip
 _FRAGMENT = (
     r"^(?:only|no|not|keep|without|avoid|needs?(?: to)?|must|should|make sure|ensure|leave"
     r"|never|always|prefer|rather|stick (?:to|with)|nothing|(?:we )?don'?t need|no need|use"
     # "that's not the system prompt, see main.ts": the assistant looked at the wrong thing
     r"|(?:that'?s|that is|it'?s|this is|this isn'?t) not (?:the|a|an|what|where|how|it|in)"
-    r"|this isn'?t (?:the|a|an|what|where|how|it|in))\b"
+    r"|this isn'?t (?:the|a|an|what|where|how|it|in)"
+    # "I don't think that's it", "it's a different program", "wrong service": the work went
+    # to the wrong thing, and the model now knows which is the right one
+    r"|i (?:don'?t|do not) think (?:that'?s|this is|it'?s) (?:it|right|the (?:one|right|problem"
+    r"|issue|cause|program|app|file|service))"
+    r"|(?:it'?s|that'?s) (?:a )?different (?:program|app|application|file|one|thing|service"
+    r"|process|tool|repo|repository|branch|server|machine|folder|directory)"
+    r"|(?:that'?s )?(?:the )?wrong (?:one|program|app|application|file|service|process|tool"
+    r"|repo|repository|branch|server|machine|folder|directory))\b"
 )
 # Openers that are an acknowledgement or small talk, not a norm.
 _NOT_A_NORM = (
@@ -106,7 +117,7 @@ _NOT_A_NORM = (
 
 _LEADS = ("ok,", "okay,", "ok ", "okay ", "yes,", "yeah,", "yep,", "sure,", "right,", "also,",
           "also ", "and ", "but ", "hmm,", "great,", "thanks,", "nice,", "good,", "cool,",
-          "perfect,")  # fmt: skip
+          "perfect,", "wait,", "wait ")  # fmt: skip
 
 
 def fragment(sentence: str) -> bool:

@@ -68,7 +68,8 @@ def test_a_question_for_information_is_no_candidate(question: str) -> None:
     "text",
     ["only e2e tests", "keep the old code around", "no console logs", "need to be fully clean",
      "without mocks", "use rgb values", "that's not the system prompt, see main.ts",
-     "ok, only e2e tests", "also keep the old code around"],
+     "ok, only e2e tests", "also keep the old code around", "I don't think that's it",
+     "Wait it's a different program", "that's the wrong branch", "wrong service"],
 )  # fmt: skip
 def test_a_terse_norm_after_a_turn(text: str) -> None:
     found = said("port the footer to the theme system", text)
@@ -81,7 +82,8 @@ def test_a_terse_norm_after_a_turn(text: str) -> None:
     "text",
     ["yes", "continue", "do it", "commit!", "push to github", "verify", "you run it", "ok",
      "no thanks", "not yet", "keep going", "swapped", "6", "thanks!", "go ahead",
-     "use it to test the parser", "it's not working", "ok, continue", "also push it"],
+     "use it to test the parser", "it's not working", "ok, continue", "also push it",
+     "wait for the build", "I don't think that's a good idea", "wrong"],
 )  # fmt: skip
 def test_acknowledgements_and_plain_tasks_are_no_norm(text: str) -> None:
     assert said("fix the login page", text) == []
