@@ -1,6 +1,7 @@
-"""The command a remote or container shell runs: ``ssh host "opkg remove x"`` runs ``opkg
-remove x``; ``docker exec -it web pytest`` runs ``pytest``; ``kubectl exec pod -- env`` runs
-``env``.
+"""The command a remote, container or nested shell runs: ``ssh host "opkg remove x"`` runs
+``opkg remove x``; ``docker exec -it web pytest`` runs ``pytest``; ``kubectl exec pod -- env``
+runs ``env``; ``powershell.exe -Command "cd C:\\x; git commit"`` and ``bash -lc "make test"``
+run what they are given.
 
 The rules that compare commands (which program, which flags were added, is it the same job)
 read the command that does the work, not the wrapper: without this every command of a session
@@ -15,17 +16,60 @@ _SSH_VALUED = frozenset(("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "
 _DOCKER_VALUED = frozenset(("-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir",
                             "--detach-keys"))  # fmt: skip
 
+_POWERSHELL_VALUED = frozenset(
+    (
+        "-executionpolicy",
+        "-ep",
+        "-ex",
+        "-windowstyle",
+        "-w",
+        "-outputformat",
+        "-inputformat",
+        "-configurationname",
+    )
+)
+_SHELLS = frozenset(("bash", "sh", "zsh", "dash", "ksh", "fish"))
+
 
 def remote_command(command: str) -> str:
     """The command ``command`` runs on the other side of ``ssh``, ``docker exec``, ``docker
     compose exec`` or ``kubectl exec``, or ``""`` when it is none of these (or an interactive
     login: no command)."""
-    head = command.lstrip()[:8]
-    if not head.startswith(("ssh ", "docker ", "kubectl ", "podman ")):
+    head = command.lstrip()[:11].lower()
+    if not head.startswith(
+        (
+            "ssh ",
+            "docker ",
+            "kubectl ",
+            "podman ",
+            "powershell",
+            "pwsh",
+            "bash ",
+            "sh ",
+            "zsh ",
+            "cmd",
+            "dash ",
+            "ksh ",
+            "fish ",
+        )
+    ):
         return ""  # the cheap test almost every command stops at
     tokens = _tokens(command)
     words = [word for word, _start, _end in tokens]
-    if words[0] == "ssh":
+    program = words[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    if program in ("powershell", "pwsh"):
+        at = _powershell_command(words)
+    elif program in _SHELLS:
+        # `bash -c "make test"`, `bash -lc '...'`: the string after the option holding `c`
+        at = next((n + 1 for n, w in enumerate(words[1:3], 1)
+                   if w.startswith("-") and not w.startswith("--") and "c" in w), 0)  # fmt: skip
+        if not at:
+            return ""  # `bash script.sh`: a script, read as it is
+    elif program == "cmd":
+        at = next((n + 1 for n, w in enumerate(words[1:4], 1) if w.lower() in ("/c", "/k")), 0)
+        if not at:
+            return ""
+    elif words[0] == "ssh":
         at = _after_options(words, 1, _SSH_VALUED)
         at += 1  # the host
     elif words[0] in ("docker", "podman") and words[1:2] == ["exec"]:
@@ -38,13 +82,38 @@ def remote_command(command: str) -> str:
         at = words.index("--") + 1
     else:
         return ""
-    if at >= len(tokens):
+    if not 0 < at < len(tokens):
         return ""
     word, start, end = tokens[at]
     raw = command[start:end]
     if at == len(tokens) - 1 or _quoted(raw):
         return word.strip()  # `ssh host "a && b"`: the quoted command, not a local pipe after it
     return command[start:].strip()
+
+
+def innermost(command: str) -> str:
+    """The command that does the work, through nested wrappers (``ssh h "bash -c 'make'"``
+    is ``make``); ``command`` itself when it has none."""
+    for _depth in range(4):
+        inner = remote_command(command)
+        if not inner or len(inner) >= len(command):
+            break
+        command = inner
+    return command
+
+
+def _powershell_command(words: list[str]) -> int:
+    """Where ``-Command`` (``-c``) starts its command, past the options before it; 0 when
+    there is none (``-File script.ps1``: a script)."""
+    at = 1
+    while at < len(words) and words[at].startswith("-"):
+        option = words[at].lower()
+        if option in ("-command", "-c"):
+            return at + 1
+        if option in ("-file", "-f", "-encodedcommand", "-enc", "-e"):
+            return 0
+        at += 2 if option in _POWERSHELL_VALUED else 1
+    return at if 1 < at < len(words) else 0  # `powershell -NoProfile Get-Process` (implicit)
 
 
 def _after_options(words: list[str], at: int, valued: frozenset[str]) -> int:
@@ -55,6 +124,9 @@ def _after_options(words: list[str], at: int, valued: frozenset[str]) -> int:
 
 def _quoted(raw: str) -> bool:
     return len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\""
+
+
+_ESCAPED = ("$", "`", '"', "\\", "\n")  # what a backslash escapes inside double quotes
 
 
 def _tokens(command: str) -> list[tuple[str, int, int]]:
@@ -70,7 +142,7 @@ def _tokens(command: str) -> list[tuple[str, int, int]]:
         if quote:
             if char == quote:
                 quote = ""
-            elif char == "\\" and quote == '"' and index + 1 < len(command):
+            elif char == "\\" and quote == '"' and command[index + 1 : index + 2] in _ESCAPED:
                 index += 1
                 word.append(command[index])
             else:

@@ -81,9 +81,7 @@ def words_of(command: str) -> list[str]:
 
 
 def _words_of(command: str) -> list[str]:
-    inner = remote.remote_command(command)  # `ssh host "opkg remove x"`: the remote command
-    if inner:
-        return _words_of(inner)
+    command = remote.innermost(command)  # `ssh host "opkg remove x"`: the remote command
     parts = [command]
     for separator in ("&&", "||", ";"):
         parts = [p for part in parts for p in part.split(separator) if p.strip()]

@@ -46,3 +46,29 @@ def test_every_comparison_reads_the_remote_command() -> None:
 def test_any_line_is_read_without_error(line: str) -> None:
     inner = remote.remote_command("ssh " + line)
     assert isinstance(inner, str) and len(inner) <= len(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "inner"),
+    [
+        ("powershell.exe -Command \"cd 'C:\\Users\\me\\repo'; git commit -m 'x'\"",
+         "cd 'C:\\Users\\me\\repo'; git commit -m 'x'"),
+        ("powershell -NoProfile -ExecutionPolicy Bypass -Command Get-Process -Name git",
+         "Get-Process -Name git"),
+        ('powershell.exe -NoProfile -File "C:\\x\\do-commit.ps1"', ""),  # a script
+        ('pwsh -c "npm test"', "npm test"),
+        ('bash -lc "make test"', "make test"),
+        ("sh -c 'cd app && pytest -q'", "cd app && pytest -q"),
+        ('cmd /c "npm run build"', "npm run build"),
+        ("bash script.sh", ""),
+    ],
+)  # fmt: skip
+def test_a_nested_shell_runs_what_it_is_given(line: str, inner: str) -> None:
+    assert remote.remote_command(line) == inner
+
+
+def test_wrappers_inside_wrappers() -> None:
+    line = 'ssh build "bash -lc \\"cd /srv/app && make test\\""'
+    assert remote.innermost(line) == "cd /srv/app && make test"
+    assert commands.parse(line).key == "make test"
+    assert command_key(line) == ("make test", True)

@@ -44,9 +44,7 @@ def command_key(command: str) -> tuple[str, bool]:
 
 
 def _command_key(command: str) -> tuple[str, bool]:
-    inner = remote.remote_command(command)  # `ssh host "opkg remove x"`: the remote command
-    if inner:
-        return _command_key(inner)
+    command = remote.innermost(command)  # `ssh host "opkg remove x"`: the remote command
     parts = [command]
     for separator in ("&&", "||", ";"):
         parts = [p for part in parts for p in part.split(separator) if p.strip()]
@@ -194,8 +192,8 @@ def added_steps(failed: str, passed: str) -> list[str]:
     """Steps of a chain the passing command line runs before the failing one's (``sleep 2 &&
     opkg remove x`` after ``opkg remove x`` failed on a lock; ``npm ci && npm test``): the
     failing line's steps all still there, in the same command on a remote shell too."""
-    before = _steps(remote.remote_command(failed) or failed)
-    after = _steps(remote.remote_command(passed) or passed)
+    before = _steps(remote.innermost(failed))
+    after = _steps(remote.innermost(passed))
     if not before or len(after) <= len(before) or after[-len(before) :] != before:
         return []
     return after[: len(after) - len(before)][:2]

@@ -257,7 +257,9 @@ def moved(record: dict[str, object], state: dict[str, object]) -> None:
     said = one_line(excerpt.split(" (id ", 1)[0], 80)
     line = (f"`{shown}` was {said}: is it slow here, or was it waiting for input (run it in "
             "the background, with a longer timeout, or non-interactively)?")  # fmt: skip
-    add(state, "env", f"slow\0{shown}", [line], record, env="slow")
+    # One a command (`git commit` tried eight ways is one lesson), by its program and verb.
+    add(state, "env", f"slow\0{command_key(text_of(record, 'input'))[0] or shown}", [line],
+        record, env="slow")  # fmt: skip
 
 
 def _slow(record: dict[str, object], state: dict[str, object], key: str, command: str) -> None:
@@ -267,6 +269,6 @@ def _slow(record: dict[str, object], state: dict[str, object], key: str, command
         return
     shown = one_line(command, 100)
     said = f"hit a timeout ({stopped})" if stopped else f"took {duration(secs)}"
-    add(state, "env", f"slow\0{shown}",
+    add(state, "env", f"slow\0{key or shown}",
         [f"`{shown}` {said} here: is it slow every time (run it in the background, or with a "
          "longer timeout)?"], record, env="slow")  # fmt: skip

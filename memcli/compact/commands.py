@@ -118,8 +118,8 @@ def _aside(words: list[str]) -> bool:
 
 
 def parse(text: str) -> Command:
-    inner = remote.remote_command(text)  # `ssh host "opkg remove x"`: the remote command
-    words = _split(_segment(inner or text))
+    # `ssh host "opkg remove x"`, `powershell -Command "..."`: the command that does the work
+    words = _split(_segment(remote.innermost(text)))
     while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
         words.pop(0)
     changed = True
