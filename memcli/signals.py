@@ -327,6 +327,7 @@ _VERBS = (
     r"use|run|commit|push|edit|touch|call|import|add|merge|write|put|keep|create|delete"
     r"|modify|change|rebase|squash|format|test|mock|pin|install|update|bump|name|prefix"
     r"|store|log|return|raise|catch|check|rely|depend|hard-?code|skip|disable|leave"
+    r"|verify|validate|confirm|review|document|sign|lint|rebuild|restart|read"
 )
 _CONVENTION = (
     r"^(?:please\s+)?(?:always|never|don'?t ever|do not ever|from now on)\b"
