@@ -196,6 +196,9 @@ def main() -> int:
     # formatter's rewrite); the interpreter, which checks the size too, then compiles that
     # module at every start (PYTHONDONTWRITEBYTECODE): 20 ms for the masker.
     subprocess.run([python, "-m", "compileall", "-q", "-f", str(ROOT / "memcli")], check=True)
+    # The hook's module bundle, which PYTHONDONTWRITEBYTECODE keeps the hooks from writing.
+    subprocess.run([python, "-m", "memcli.hookbundle"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
     versions: dict[str, dict[str, str] | None] = {"": None}
     if args.baseline_src:
         subprocess.run([python, "-m", "compileall", "-q", "-f", args.baseline_src], check=True)
