@@ -40,7 +40,8 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
         if not isinstance(record, dict) or "note" in record or not record.get("id"):
             continue
         kind = text_of(record, "kind")
-        state.setdefault("session", text_of(record, "session"))
+        if "session" not in state:
+            state["session"] = text_of(record, "session")
         if not state.get("agent") and text_of(record, "agent"):
             state["agent"] = text_of(record, "agent")
         summary = text_of(record, "summary")

@@ -24,8 +24,17 @@ MAX_LINE = 220
 MAX_CANDIDATES = 200  # per session: the state file stays small however long the session
 
 
+_IDS: dict[str, str] = {}  # a session meets the same lesson again and again (each fix's rerun)
+
+
 def candidate_id(session: str, kind: str, about: str) -> str:
-    return "c" + format(crc32(f"{session}\0{kind}\0{about}".encode()), "08x")
+    key = f"{session}\0{kind}\0{about}"
+    found = _IDS.get(key)
+    if found is None:
+        if len(_IDS) > 1024:
+            _IDS.clear()
+        found = _IDS[key] = "c" + format(crc32(key.encode()), "08x")
+    return found
 
 
 _CRC_TABLE: list[int] = []
@@ -112,7 +121,7 @@ def count_of(value: object) -> int:
 
 
 def strings_of(value: object) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else []
+    return list(map(str, value)) if isinstance(value, list) else []
 
 
 def holds_all(known: "list[object] | list[str]", wanted: list[str]) -> bool:

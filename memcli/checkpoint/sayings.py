@@ -211,6 +211,9 @@ def environment_fact(sentence: str) -> bool:
     return fastre.cached(_ENV_FACT, fastre.IGNORECASE).search(sentence) is not None
 
 
+_LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS)
+
+
 def may_state_fact(text: str) -> bool:
     """False only when no sentence of ``text`` can be a cause, a decision, an environment
     fact, a change of approach or a finding (a cheap test that lets a caller skip masking
@@ -224,8 +227,9 @@ def _may_state_lesson(text: str) -> bool:
     if signals.may_state_lesson(text):
         return True
     lowered = text.lower()
-    if any(hint in lowered for hint in (*_ENV_HINTS, *_LEARNED_HINTS)):
-        return True
+    for hint in _LESSON_HINTS:  # noqa: SIM110 - not any(): every note and sentence passes here
+        if hint in lowered:
+            return True
     if redirects.may_explain(text):
         return True
     quoted = text.count('"') >= 2 or text.count("`") >= 2
