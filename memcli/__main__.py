@@ -104,10 +104,10 @@ BUNDLE_MAGIC = b"memhook1"
 _CODE = type(HookModules.find_spec.__code__)
 
 
-def bundle_path(command: str) -> str:
+def bundle_path(command: str, folder: str = "") -> str:
     """Where the bundle of ``command``'s modules lives: in the package's own ``__pycache__``
     (as trusted as the ``.pyc`` files beside it), never under a repository's ``.memory/``."""
-    folder = os.path.dirname(os.path.abspath(__file__))
+    folder = folder or os.path.dirname(os.path.abspath(__file__))
     return os.path.join(folder, "__pycache__", f"hook-{command}.{HookModules.tag}.bundle")
 
 
@@ -132,58 +132,60 @@ def preload(command: str) -> bool:
     ):
         return False
     try:
-        data = _read_file(bundle_path(command))
+        data = _read_file(bundle_path(command, folder))
         if data[:8] != BUNDLE_MAGIC or data[8:12] != HookModules.magic:
             return False
         view = memoryview(data)
         size = int.from_bytes(data[12:16], "little")
         header = marshal.loads(view[16 : 16 + size])
+        prefix = folder + os.sep
         for name, package, mtime, length in header:
-            if name[:7] != "memcli." or not all(part.isidentifier() for part in name.split(".")):
+            if name[:7] != "memcli." or ".." in name:
                 return False
-            info = os.stat(_source_of(folder, name, package))
+            info = os.stat(prefix + source_of(name, package))
             if info.st_mtime_ns != mtime or info.st_size != length:
                 return False  # edited since: rebuilt once the run is over
         codes = marshal.loads(view[16 + size :])
-        if len(codes) != len(header) or any(type(code) is not _CODE for code in codes):
+        if len(codes) != len(header):
             return False
+        for code in codes:
+            if type(code) is not _CODE:
+                return False
     except Exception:  # noqa: BLE001 - a bad bundle only means the usual imports
         return False
-    return _run_bodies(folder, header, codes)
+    return _run_bodies(prefix, header, codes)
 
 
-def _source_of(folder: str, name: str, package: bool) -> str:
-    parts = name.split(".")[1:]
-    return (
-        os.path.join(folder, *parts, "__init__.py")
-        if package
-        else os.path.join(folder, *parts[:-1], parts[-1] + ".py")
-    )
+def source_of(name: str, package: bool) -> str:
+    """The source file of one of mem's modules, relative to the package's folder (string
+    operations: ``os.path.join`` is interpreted code, and a bundle names thirty modules)."""
+    relative = name[7:].replace(".", os.sep)
+    return relative + os.sep + "__init__.py" if package else relative + ".py"
 
 
 def _run_bodies(
-    folder: str, header: "list[tuple[str, bool, int, int]]", codes: list[object]
+    prefix: str, header: "list[tuple[str, bool, int, int]]", codes: "list[CodeType]"
 ) -> bool:
     modules = sys.modules
     spec_type: type[ModuleSpec] = modules["_frozen_importlib"].ModuleSpec
     module_type = type(sys)
+    sep, pyc = os.sep, f".{HookModules.tag}.pyc"
     added: list[tuple[str, ModuleType]] = []
     try:
         for (name, package, _mtime, _length), code in zip(header, codes, strict=True):
             if name in modules:
                 continue
             parent, _dot, child = name.rpartition(".")
-            source = _source_of(folder, name, package)
+            source = prefix + source_of(name, package)
+            base, _sep, file = source.rpartition(sep)
             spec = spec_type(name, HookModules, origin=source)  # type: ignore[arg-type]
             spec.has_location = True
-            base = os.path.dirname(source)
-            stem = "__init__" if package else child
-            spec.cached = os.path.join(base, "__pycache__", f"{stem}.{HookModules.tag}.pyc")
+            spec.cached = cached = base + sep + "__pycache__" + sep + file[:-3] + pyc
             module = module_type(name)
             module.__spec__ = spec
             module.__loader__ = HookModules  # type: ignore[assignment]
             module.__file__ = source
-            module.__cached__ = spec.cached  # type: ignore[attr-defined]
+            module.__cached__ = cached  # type: ignore[attr-defined]
             if package:
                 spec.submodule_search_locations = [base]
                 module.__path__ = [base]
@@ -192,7 +194,7 @@ def _run_bodies(
                 module.__package__ = parent
             modules[name] = module
             added.append((name, module))
-            exec(code, module.__dict__)  # type: ignore[arg-type]  # noqa: S102
+            exec(code, module.__dict__)  # noqa: S102
             setattr(modules[parent], child, module)
     except Exception:  # noqa: BLE001 - undone: the standard imports take over
         for name, module in added:

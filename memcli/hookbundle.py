@@ -70,7 +70,7 @@ def write(command: str, hooks: "type[HookModules]") -> bool:
     (the loader on ``sys.meta_path``: under ``python -m memcli`` the entry module is loaded
     twice, once as ``__main__``); False when it cannot be made whole, a source changed since it
     was read, or the folder is not writable."""
-    from memcli.__main__ import BUNDLE_MAGIC, bundle_path
+    from memcli.__main__ import BUNDLE_MAGIC, bundle_path, source_of
 
     for root in ROOTS[command]:  # a root this run had no use for: loaded now, and recorded
         __import__(root)
@@ -82,15 +82,11 @@ def write(command: str, hooks: "type[HookModules]") -> bool:
     folder = os.path.dirname(path)
     if not entries or magic is None or not os.access(folder, os.W_OK):
         return False
-    package_folder = os.path.dirname(folder)
+    prefix = os.path.dirname(folder) + os.sep
     header = []
     for name, _code, _start, mtime, size, package in entries:
-        parts = name.split(".")[1:]
-        source = os.path.join(package_folder, *parts, "__init__.py") if package else (
-            os.path.join(package_folder, *parts[:-1], parts[-1] + ".py")
-        )  # fmt: skip
         try:
-            info = os.stat(source)
+            info = os.stat(prefix + source_of(name, package))
         except OSError:
             return False
         if info.st_mtime_ns != mtime or info.st_size != size:
