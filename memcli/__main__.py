@@ -216,7 +216,7 @@ def _write_bundle(command: str) -> None:
     try:
         from memcli import hookbundle
 
-        hookbundle.write(command, HookModules)
+        hookbundle.write(command, HookModules, bundle_path(command), BUNDLE_MAGIC, source_of)
     except Exception:  # noqa: BLE001, S110 - no bundle: the next run imports as this one did
         pass
 

@@ -14,8 +14,8 @@ its input, whatever it reads, and the request's few words) with their packages; 
 run imports only for some inputs (the masker, its prescreen) are left to the usual imports, so
 a run that does not need them never loads them.
 
-``python -m memcli.hookbundle`` writes every command's bundle in a fresh interpreter (the
-benchmarks do, since ``PYTHONDONTWRITEBYTECODE`` keeps the hooks from writing it themselves).
+With ``PYTHONDONTWRITEBYTECODE`` set no bundle is written, as no ``.pyc`` is (the benchmarks
+run one checkpoint without it after compiling, as they compile).
 """
 
 import marshal
@@ -23,6 +23,7 @@ import os
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import CodeType
 
     from memcli.__main__ import HookModules
@@ -65,22 +66,25 @@ def chosen(command: str, loaded: "Loaded") -> "Loaded | None":
     return [loaded[number] for number in sorted(picked)]
 
 
-def write(command: str, hooks: "type[HookModules]") -> bool:
-    """Write ``command``'s bundle (atomically) from the modules a run loaded through ``hooks``
-    (the loader on ``sys.meta_path``: under ``python -m memcli`` the entry module is loaded
-    twice, once as ``__main__``); False when it cannot be made whole, a source changed since it
-    was read, or the folder is not writable."""
-    from memcli.__main__ import BUNDLE_MAGIC, bundle_path, source_of
-
+def write(
+    command: str,
+    hooks: "type[HookModules]",
+    path: str,
+    magic: bytes,
+    source_of: "Callable[[str, bool], str]",
+) -> bool:
+    """Write ``command``'s bundle to ``path`` (atomically) from the modules a run loaded
+    through ``hooks`` (the loader on ``sys.meta_path``; under ``python -m memcli`` the entry
+    module is loaded twice, once as ``__main__``), after ``magic`` and the interpreter's magic
+    number, each source named by ``source_of`` (as the reader names it). False when it cannot
+    be made whole, a source changed since it was read, or the folder is not writable."""
     for root in ROOTS[command]:  # a root this run had no use for: loaded now, and recorded
         __import__(root)
-    if hooks.missed:
+    if hooks.missed or hooks.magic is None:
         return False
     entries = chosen(command, hooks.loaded)
-    magic = hooks.magic
-    path = bundle_path(command)
     folder = os.path.dirname(path)
-    if not entries or magic is None or not os.access(folder, os.W_OK):
+    if not entries or not os.access(folder, os.W_OK):
         return False
     prefix = os.path.dirname(folder) + os.sep
     header = []
@@ -97,7 +101,7 @@ def write(command: str, hooks: "type[HookModules]") -> bool:
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as handle:
-            handle.write(BUNDLE_MAGIC + magic + len(head).to_bytes(4, "little") + head + body)
+            handle.write(magic + hooks.magic + len(head).to_bytes(4, "little") + head + body)
         os.replace(tmp, path)
     except OSError:
         try:
@@ -106,31 +110,3 @@ def write(command: str, hooks: "type[HookModules]") -> bool:
             pass
         return False
     return True
-
-
-def build() -> list[str]:
-    """Write every command's bundle from this (fresh) interpreter: compile what is not
-    compiled yet, import each command's roots through the hooks' own loader, write. Returns
-    the paths written."""
-    import compileall
-    import importlib
-    import sys
-
-    import memcli.__main__ as entry
-
-    compileall.compile_dir(os.path.dirname(entry.__file__), quiet=1)
-    sys.meta_path.insert(0, entry.HookModules)
-    written = []
-    for command, roots in ROOTS.items():
-        for root in roots:
-            importlib.import_module(root)
-        if entry.HookModules.missed:
-            raise RuntimeError("a module was not loaded from a current .pyc: compile first")
-        if write(command, entry.HookModules):
-            written.append(entry.bundle_path(command))
-    return written
-
-
-if __name__ == "__main__":
-    for written_path in build():
-        print(written_path)

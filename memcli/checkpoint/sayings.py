@@ -8,7 +8,7 @@ states its cause or its choice and reason in so many words and names something c
 file, a command, an error, a version); narration does neither.
 """
 
-from memcli import commit_messages, redirects, signals, statements
+from memcli import redirects, signals, statements
 from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
@@ -312,6 +312,8 @@ def commit(
     """A ``git commit`` whose message says what changed: its subject and the first line of
     its body that gives a reason ("to avoid ...", "This reduces ...", "Instead of ...").
     ``mask``: the command is not masked yet (read from a transcript)."""
+    from memcli import commit_messages  # only a session that commits: not on every Stop
+
     lines = commit_messages.commit_message(command)
     if not lines or not commit_messages.commit_worth(lines[0]):
         return
