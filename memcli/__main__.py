@@ -254,6 +254,7 @@ def main() -> int:
         gc.disable()
         sys.meta_path.insert(0, HookModules)
     if argv and argv[0] == "capture":
+        bundled = preload("capture")
         from memcli.capture.command import run
 
         code = run(argv[1:])
@@ -261,6 +262,8 @@ def main() -> int:
         # measurable share of a process that runs on every tool call.
         sys.stdout.flush()
         sys.stderr.flush()
+        if not bundled:
+            _write_bundle("capture")
         os._exit(code)
     if argv and argv[0] == "checkpoint":
         bundled = preload("checkpoint")

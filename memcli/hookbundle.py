@@ -2,7 +2,8 @@
 :func:`memcli.__main__.preload`): the compiled code of the modules the command always imports,
 in one file in the package's ``__pycache__``, in the order their bodies run.
 
-A Stop checkpoint imports about thirty of mem's modules before it reads anything; importlib's
+A Stop checkpoint imports about thirty of mem's modules before it reads anything (a capture,
+on every tool call, about twenty-five); importlib's
 work for each (the import lock, the finders, the spec, the module's attributes) costs about a
 sixth of what importing one costs, and one read of one file replaces thirty. The bundle is a
 cache like a ``.pyc``: written from the code the run itself loaded from current ``.pyc``
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     Loaded = list[tuple[str, CodeType, int, int, int, bool]]
 
 ROOTS = {
+    # what `mem capture` imports before it reads its input; the rules for a failure, the
+    # scope of a prompt are loaded as they are needed
+    "capture": ("memcli.capture.command",),
     "checkpoint": (
         "memcli.checkpoint.command",
         "memcli.checkpoint.run",

@@ -23,7 +23,7 @@ PROBE = """
 import os, sys
 root = sys.argv[1]
 sys.path.insert(0, root)
-sys.argv = ["mem", "checkpoint"]
+sys.argv = ["mem", sys.argv[2]]
 import memcli.__main__ as entry
 assert entry.__file__.startswith(root), entry.__file__
 preload = entry.preload
@@ -55,9 +55,9 @@ def package(tmp_path: Path) -> Path:
     return root
 
 
-def _bundle(root: Path) -> Path:
+def _bundle(root: Path, command: str = "checkpoint") -> Path:
     tag = sys.implementation.cache_tag
-    return root / "memcli" / "__pycache__" / f"hook-checkpoint.{tag}.bundle"
+    return root / "memcli" / "__pycache__" / f"hook-{command}.{tag}.bundle"
 
 
 def _session(repo: Path) -> bytes:
@@ -86,10 +86,16 @@ def _run(root: Path, repo: Path, write: bool = True) -> tuple[str, dict[str, str
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if not write:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-    done = subprocess.run([sys.executable, "-c", PROBE, str(root)], input=_session(repo),
-                          cwd=repo, env=env, capture_output=True, check=True)  # fmt: skip
+    done = _probe(root, repo, "checkpoint", _session(repo), env)
     reports = dict(line.split("=", 1) for line in done.stderr.decode().splitlines() if "=" in line)
     return done.stdout.decode(), reports, state.read_text("utf-8")
+
+
+def _probe(
+    root: Path, repo: Path, command: str, payload: bytes, env: dict[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-c", PROBE, str(root), command], input=payload,
+                          cwd=repo, env=env, capture_output=True, check=True)  # fmt: skip
 
 
 def test_a_run_writes_the_bundle_and_the_next_loads_from_it(package: Path, repo: Path) -> None:
@@ -159,3 +165,26 @@ def test_a_body_that_raises_undoes_the_preload(package: Path, repo: Path) -> Non
     got, reports, got_state = _run(package, repo, write=False)
     assert reports["PRELOADED"] == "False"
     assert (got, got_state) == (out, state)
+
+
+def test_capture_has_its_own_bundle(package: Path, repo: Path) -> None:
+    """The modules `mem capture` imports before reading its input, on every tool call."""
+    payload = json.dumps({
+        "session_id": "c1", "cwd": str(repo), "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "pytest -x"},
+        "tool_response": {"stdout": "E   KeyError: 'price'\n1 failed", "stderr": "",
+                          "interrupted": False},
+    }).encode()  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    buffer = repo / ".memory" / "local" / "buffer" / "c1.jsonl"
+    seen = []
+    for _ in range(3):  # without a bundle (writes it), with it, and once more
+        done = _probe(package, repo, "capture", payload, env)
+        seen.append("PRELOADED=True" in done.stderr.decode())
+    assert seen == [False, True, True] and _bundle(package, "capture").exists()
+    records = [json.loads(line) for line in buffer.read_text("utf-8").splitlines()]
+    assert len(records) == 3
+    for record in records:  # the same observation but for its own id, time and raw reference
+        for key in ("id", "ts", "raw"):
+            record.pop(key, None)
+    assert records[0] == records[1] == records[2] and "KeyError" in str(records[0])
