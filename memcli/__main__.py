@@ -214,9 +214,12 @@ def _write_bundle(command: str) -> None:
     if sys.dont_write_bytecode or HookModules.missed or not HookModules.loaded:
         return
     try:
+        path = bundle_path(command)
+        if not os.access(os.path.dirname(path), os.W_OK):
+            return  # an installation the user cannot write to: asked once a run, cheaply
         from memcli import hookbundle
 
-        hookbundle.write(command, HookModules, bundle_path(command), BUNDLE_MAGIC, source_of)
+        hookbundle.write(command, HookModules, path, BUNDLE_MAGIC, source_of)
     except Exception:  # noqa: BLE001, S110 - no bundle: the next run imports as this one did
         pass
 
