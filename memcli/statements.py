@@ -220,11 +220,24 @@ def _number(text: str) -> bool:
 def may_state(text: str) -> bool:
     """False only when no sentence of ``text`` can be :func:`approach` or :func:`finding`
     (a cheap gate: both need a reason word, a lead or something concrete)."""
+    return may_state_at_a_glance(text) or may_state_by_names_or_reasons(text)
+
+
+def may_state_at_a_glance(text: str) -> bool:
+    """The part of :func:`may_state` that costs a few string tests: a lead ("turns out", "looks
+    like", " from ") or a value of two digits. True means :func:`may_state` is True; a gate
+    that combines it with costlier tests asks it first."""
     lowered = text.lower()
-    if "turns out" in lowered or "looks like" in lowered or " from " in lowered:
+    return (
+        "turns out" in lowered or "looks like" in lowered or " from " in lowered or (_number(text))
+    )
+
+
+def may_state_by_names_or_reasons(text: str) -> bool:
+    """The rest of :func:`may_state`: something concrete named, or one of the reason words."""
+    if redirects.concrete(text):
         return True
-    if _number(text) or redirects.concrete(text):  # the cheaper tests first
-        return True
+    lowered = text.lower()
     for word in _REASON_WORDS:  # noqa: SIM110 - not any(): every note of a turn passes here
         if word in lowered:
             return True

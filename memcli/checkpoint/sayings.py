@@ -218,7 +218,12 @@ def may_state_fact(text: str) -> bool:
     """False only when no sentence of ``text`` can be a cause, a decision, an environment
     fact, a change of approach or a finding (a cheap test that lets a caller skip masking
     the text)."""
-    return _may_state_lesson(text) or statements.may_state(text)
+    # Pure tests in any order: the few string tests first, the seventy hint words after.
+    return (
+        statements.may_state_at_a_glance(text)
+        or _may_state_lesson(text)
+        or statements.may_state_by_names_or_reasons(text)
+    )
 
 
 def _may_state_lesson(text: str) -> bool:
