@@ -196,6 +196,12 @@ def main() -> int:
     # formatter's rewrite); the interpreter, which checks the size too, then compiles that
     # module at every start (PYTHONDONTWRITEBYTECODE): 20 ms for the masker.
     subprocess.run([python, "-m", "compileall", "-q", "-f", str(ROOT / "memcli")], check=True)
+    # The hook's module bundle (memcli.hookbundle), written like a .pyc by a checkpoint run
+    # and so not under PYTHONDONTWRITEBYTECODE: one run without it (no store here: it stops
+    # once its modules are loaded).
+    quiet = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([mem, "checkpoint"], input=b"{}", cwd=tempfile.gettempdir(), env=quiet,
+                   check=True, stdout=subprocess.DEVNULL)  # fmt: skip
     versions: dict[str, dict[str, str] | None] = {"": None}
     if args.baseline_src:
         subprocess.run([python, "-m", "compileall", "-q", "-f", args.baseline_src], check=True)

@@ -213,7 +213,14 @@ def concrete(sentence: str) -> bool:
         return True
     for word in sentence.split():
         word = word.strip("\"'.,;:!?()[]")
-        if len(word) >= 2 and (_named(word) or (word[0] == "-" and word[1].isalpha())):
+        if len(word) < 2:
+            continue  # no name, no flag; a version needs a dot and a digit
+        if word.islower() and "/" not in word and "." not in word and "_" not in word:
+            # A plain word, most of them (what _named decides in its first test): only a flag.
+            if word[0] == "-" and (word[1] == "-" or word[1].isalpha()):
+                return True
+            continue
+        if _named(word) or (word[0] == "-" and word[1].isalpha()):
             return True  # a name, or a short flag ("-p")
         if "." in word and any(c.isdigit() for c in word):
             return True  # a version

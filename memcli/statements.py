@@ -236,8 +236,15 @@ _WHERE_HOW = (
 )
 
 
+# ASCII digits to "0", every other ASCII character to " ": two digits in a row are "00" (the
+# only ASCII characters str.isdigit() knows are 0-9: tests/test_statements.py checks it).
+_DIGITS = str.maketrans(bytes(range(128)).decode(), " " * 48 + "0" * 10 + " " * 70)
+
+
 def _number(text: str) -> bool:
     """A value of two digits or more (a port, a version, a limit)."""
+    if text.isascii():  # the only digits str.isdigit() knows there are 0-9: mapped in C
+        return "00" in text.translate(_DIGITS)
     run = 0
     for char in text:
         run = run + 1 if char.isdigit() else 0
@@ -249,12 +256,28 @@ def _number(text: str) -> bool:
 def may_state(text: str) -> bool:
     """False only when no sentence of ``text`` can be :func:`approach` or :func:`finding`
     (a cheap gate: both need a reason word, a lead or something concrete)."""
+    return may_state_at_a_glance(text) or may_state_by_names_or_reasons(text)
+
+
+def may_state_at_a_glance(text: str) -> bool:
+    """The part of :func:`may_state` that costs a few string tests: a lead ("turns out", "looks
+    like", " from ") or a value of two digits. True means :func:`may_state` is True; a gate
+    that combines it with costlier tests asks it first."""
     lowered = text.lower()
-    if "turns out" in lowered or "looks like" in lowered or " from " in lowered:
+    return (
+        "turns out" in lowered or "looks like" in lowered or " from " in lowered or (_number(text))
+    )
+
+
+def may_state_by_names_or_reasons(text: str) -> bool:
+    """The rest of :func:`may_state`: something concrete named, or one of the reason words."""
+    if redirects.concrete(text):
         return True
-    if any(word in lowered for word in _REASON_WORDS):
-        return True
-    return redirects.concrete(text) or _number(text)
+    lowered = text.lower()
+    for word in _REASON_WORDS:  # noqa: SIM110 - not any(): every note of a turn passes here
+        if word in lowered:
+            return True
+    return False
 
 
 def reasoned(sentence: str) -> bool:

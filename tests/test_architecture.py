@@ -68,7 +68,10 @@ LAYERS: list[tuple[str, set[str]]] = [
             "evaluation",
         },
     ),
-    ("front ends: the CLI, the MCP server, the entry point", {"cli", "mcpserver", "__main__"}),
+    (
+        "front ends: the CLI, the MCP server, the entry point (and the hooks' module bundle)",
+        {"cli", "mcpserver", "__main__", "hookbundle"},
+    ),
 ]
 # Imports the layers allow but the design does not: front ends do not call each other.
 # capture/ holds the hook pipeline alone: what others share with it lives below it

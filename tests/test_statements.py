@@ -4,8 +4,11 @@ command: the shapes of :mod:`memcli.statements`, each with the narration it must
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memcli import commit_messages, statements
+from tests.conftest import examples
 
 
 @pytest.mark.parametrize(
@@ -153,3 +156,20 @@ def test_a_reason_or_purpose() -> None:
 )
 def test_a_norm_of_the_project(sentence: str, expected: bool) -> None:
     assert statements.convention(sentence) is expected
+
+
+def test_the_digit_table_knows_every_ascii_digit() -> None:
+    """``_number`` maps ASCII text in C: its table must agree with str.isdigit() there."""
+    for code in range(128):
+        char = chr(code)
+        assert (char.translate(statements._DIGITS) == "0") is char.isdigit(), repr(char)
+
+
+@given(st.text(alphabet=st.sampled_from("ab 1234567890.\u00b2\u0663x-"), max_size=30))
+@settings(max_examples=examples(0.5))
+def test_two_digits_in_a_row_found_as_the_plain_loop_finds_them(text: str) -> None:
+    run, expected = 0, False
+    for char in text:
+        run = run + 1 if char.isdigit() else 0
+        expected = expected or run >= 2
+    assert statements._number(text) is expected

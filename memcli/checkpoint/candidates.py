@@ -39,13 +39,18 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
     for record in records:
         if not isinstance(record, dict) or "note" in record or not record.get("id"):
             continue
-        kind = text_of(record, "kind")
-        state.setdefault("session", text_of(record, "session"))
+        # text_of() inline for the fields every observation is read for: a first stop reads
+        # hundreds, and each call is a frame of its own
+        kind, summary, line = record.get("kind"), record.get("summary"), record.get("input")
+        kind = kind if isinstance(kind, str) else ""
+        summary = summary if isinstance(summary, str) else ""
+        line = line if isinstance(line, str) else ""
+        if "session" not in state:
+            state["session"] = text_of(record, "session")
         if not state.get("agent") and text_of(record, "agent"):
             state["agent"] = text_of(record, "agent")
-        summary = text_of(record, "summary")
-        if summary.startswith("$ ") and text_of(record, "input"):
-            _command(record, state, summary)
+        if summary.startswith("$ ") and line:
+            _command(record, state, summary, line)
         elif kind == "edit" or (kind == "error" and record.get("files")):
             commands.edit(record, state)
             if record.get("ok") is False:
@@ -89,8 +94,7 @@ def _read_whole(line: str, record: dict[str, object], state: dict[str, object]) 
     )
 
 
-def _command(record: dict[str, object], state: dict[str, object], summary: str) -> None:
-    line = text_of(record, "input")
+def _command(record: dict[str, object], state: dict[str, object], summary: str, line: str) -> None:
     if summary.endswith("-> background") or (line.rstrip().endswith("&") and "&&" not in line[-3:]):
         events.background(record, state)
         workflow.moved(record, state)

@@ -8,7 +8,7 @@ states its cause or its choice and reason in so many words and names something c
 file, a command, an error, a version); narration does neither.
 """
 
-from memcli import commit_messages, redirects, signals, statements
+from memcli import redirects, signals, statements
 from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
@@ -213,11 +213,19 @@ def environment_fact(sentence: str) -> bool:
     return fastre.cached(_ENV_FACT, fastre.IGNORECASE).search(sentence) is not None
 
 
+_LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS)
+
+
 def may_state_fact(text: str) -> bool:
     """False only when no sentence of ``text`` can be a cause, a decision, an environment
     fact, a change of approach or a finding (a cheap test that lets a caller skip masking
     the text)."""
-    return _may_state_lesson(text) or statements.may_state(text)
+    # Pure tests in any order: the few string tests first, the seventy hint words after.
+    return (
+        statements.may_state_at_a_glance(text)
+        or _may_state_lesson(text)
+        or statements.may_state_by_names_or_reasons(text)
+    )
 
 
 def _may_state_lesson(text: str) -> bool:
@@ -226,8 +234,9 @@ def _may_state_lesson(text: str) -> bool:
     if signals.may_state_lesson(text):
         return True
     lowered = text.lower()
-    if any(hint in lowered for hint in (*_ENV_HINTS, *_LEARNED_HINTS)):
-        return True
+    for hint in _LESSON_HINTS:  # noqa: SIM110 - not any(): every note and sentence passes here
+        if hint in lowered:
+            return True
     if redirects.may_explain(text):
         return True
     quoted = text.count('"') >= 2 or text.count("`") >= 2
@@ -310,6 +319,8 @@ def commit(
     """A ``git commit`` whose message says what changed: its subject and the first line of
     its body that gives a reason ("to avoid ...", "This reduces ...", "Instead of ...").
     ``mask``: the command is not masked yet (read from a transcript)."""
+    from memcli import commit_messages  # only a session that commits: not on every Stop
+
     lines = commit_messages.commit_message(command)
     if not lines or not commit_messages.commit_worth(lines[0]):
         return

@@ -90,8 +90,13 @@ def jsonl_records(text: str) -> "list[dict[str, Any]]":
         values, end = _scanner(joined, 0)
     except (StopIteration, ValueError, SystemError, RecursionError):
         return records(text.splitlines())
-    # A torn line cannot pair up with the next into whole values, but count them anyway.
-    if end != len(joined) or not isinstance(values, list) or len(values) != body.count("\n") + 1:
+    # A torn line cannot pair up with the next into whole values, but count them anyway: by
+    # memchr, line by line (str.count looks at each character: three times the instructions).
+    lines, at, find = 1, body.find("\n"), body.find
+    while at >= 0:
+        lines += 1
+        at = find("\n", at + 1)
+    if end != len(joined) or not isinstance(values, list) or len(values) != lines:
         return records(text.splitlines())
     return [value for value in values if isinstance(value, dict)]
 

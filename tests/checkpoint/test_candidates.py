@@ -206,6 +206,8 @@ def test_candidate_ids_use_zlibs_crc32() -> None:
     for size in (0, 1, 7, 64, 300):
         data = os.urandom(size)
         assert candidates.crc32(data) == zlib.crc32(data)
+    for byte in range(256):  # every entry of the table, once
+        assert candidates.crc32(bytes([byte])) == zlib.crc32(bytes([byte]))
     assert candidates.candidate_id("s", "fix", "x") == "c" + format(zlib.crc32(b"s\0fix\0x"), "08x")
 
 

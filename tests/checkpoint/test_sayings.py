@@ -5,8 +5,12 @@ more than a request may name."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from memcli import statements
 from memcli.checkpoint import run, sayings
+from tests.conftest import examples
 
 
 def found(text: str) -> list[tuple[str, str]]:
@@ -207,3 +211,16 @@ def test_findings_take_a_few_places_and_never_a_later_turns_lesson() -> None:
     cause = candidate("cause", 'you said: "The root cause was a stale lock in `db.py`."')
     state["candidates"][cause["id"]] = cause  # type: ignore[index]
     assert [c["id"] for c in run._choose(state, config)] == [cause["id"]]
+
+
+_PIECES = [*"abc 12.`_/-", "because ", "turns out ", " from ", "cause ", "instead of ",
+           "install ", "Error ", "old ", "fooBar ", "\u00e9", "**"]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=25).map("".join))
+@settings(max_examples=examples(0.5))
+def test_the_gate_on_what_was_said_answers_as_its_parts_in_their_first_order(text: str) -> None:
+    """may_state_fact asks its cheapest parts first; the answer is the one they give in any
+    order (each is a pure test)."""
+    expected = sayings._may_state_lesson(text) or statements.may_state(text)
+    assert sayings.may_state_fact(text) is expected
