@@ -45,9 +45,18 @@ LAYERS: list[tuple[str, set[str]]] = [
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
         "identity, lesson signals (pasted failures, re-runs, tool outputs, redirecting prompts, "
-        "statements said without a failure, commands run over a remote shell, programs by name)",
+        "statements said without a failure, what a sentence's words say, commands run over a "
+        "remote shell, programs by name)",
         {"capture", "privacy", "observed", "memlog", "scope", "signals", "pasted", "reruns"}
-        | {"outputs", "redirects", "statements", "commit_messages", "remote", "programs"},
+        | {
+            "outputs",
+            "redirects",
+            "statements",
+            "commit_messages",
+            "remote",
+            "programs",
+            "phrasing",
+        },
     ),
     (
         "records: the item model, YAML, settings, the item store",
@@ -89,6 +98,7 @@ FORBIDDEN |= {
     ("commit_messages", "capture"),
     ("remote", "capture"),
     ("programs", "capture"),
+    ("phrasing", "capture"),
 }
 # Module imports across layers that are allowed by name: the parse cache writes its sections
 # in the index's binary format (retrieval.persisted imports nothing of mem but untrusted).

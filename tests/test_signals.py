@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memcli import signals
+from memcli import phrasing, signals
 from memcli.compact import commands
 
 SHAPES = [
@@ -239,8 +239,8 @@ def test_environment_kinds() -> None:
     ],
 )
 def test_prompt_sentences(sentence: str, correction: bool, convention: bool) -> None:
-    assert signals.correction(sentence) is correction
-    assert signals.convention(sentence) is convention
+    assert phrasing.correction(sentence) is correction
+    assert phrasing.convention(sentence) is convention
 
 
 @pytest.mark.parametrize(
@@ -255,13 +255,13 @@ def test_prompt_sentences(sentence: str, correction: bool, convention: bool) -> 
     ],
 )
 def test_message_sentences(sentence: str, narration: bool, decision: bool) -> None:
-    assert signals.narration(sentence) is narration
-    assert signals.decision(sentence) is decision
+    assert phrasing.narration(sentence) is narration
+    assert phrasing.decision(sentence) is decision
 
 
 def test_root_cause() -> None:
-    assert signals.root_cause("The root cause was a stale port in conftest.py.")
-    assert not signals.root_cause("Ran the suite again.")
+    assert phrasing.root_cause("The root cause was a stale port in conftest.py.")
+    assert not phrasing.root_cause("Ran the suite again.")
 
 
 # Words and phrases near the patterns of root causes and decisions, and filler: a text built
@@ -320,18 +320,18 @@ _LESSON_PIECES = [
 @given(st.lists(st.sampled_from(_LESSON_PIECES), max_size=14), st.text(max_size=20))
 def test_text_stating_a_lesson_passes_the_cheap_test(pieces: list[str], noise: str) -> None:
     text = " ".join(pieces) + " " + noise
-    if any(signals.root_cause(s) or signals.decision(s) for s in [text, *text.split("\n")]):
-        assert signals.may_state_lesson(text)
+    if any(phrasing.root_cause(s) or phrasing.decision(s) for s in [text, *text.split("\n")]):
+        assert phrasing.may_state_lesson(text)
 
 
 def test_the_cheap_test_lets_plain_status_through_unread() -> None:
-    assert not signals.may_state_lesson("Done: the suite passes.")
-    assert signals.may_state_lesson("I kept X instead of Y because Z.")
-    assert signals.may_state_lesson("Ich habe X gewählt")  # non-ASCII: always read
+    assert not phrasing.may_state_lesson("Done: the suite passes.")
+    assert phrasing.may_state_lesson("I kept X instead of Y because Z.")
+    assert phrasing.may_state_lesson("Ich habe X gewählt")  # non-ASCII: always read
 
 
 def test_a_known_bug_is_a_stated_cause() -> None:
-    assert signals.root_cause("The hang is a known upstream bug in the file watcher", True)
+    assert phrasing.root_cause("The hang is a known upstream bug in the file watcher", True)
     assert signals.denied("Permission to use Bash has been auto-denied in dontAsk mode.")
 
 

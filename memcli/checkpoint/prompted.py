@@ -17,7 +17,7 @@ Challenges and fragments are weaker evidence than a correction in so many words:
 ranks below it.
 """
 
-from memcli import redirects, signals
+from memcli import phrasing, redirects
 from memcli.checkpoint import reported, sayings
 from memcli.checkpoint.entries import add, text_of
 
@@ -61,9 +61,9 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
                 said = [f'the user asked: "{sentence}"']
                 add(state, "correction", sentence.lower(), said, record, form="question")
             continue
-        if words >= 3 and signals.correction(sentence):
+        if words >= 3 and phrasing.correction(sentence):
             add(state, "correction", sentence.lower(), said, record)
-        elif words >= 3 and signals.convention(sentence):
+        elif words >= 3 and phrasing.convention(sentence):
             add(state, "convention", sentence.lower(), said, record)
         elif after_turn and not tagged and redirects.fragment(sentence):
             add(state, "convention", sentence.lower(), said, record, form="fragment")
@@ -120,4 +120,4 @@ def _norm(sentence: str) -> bool:
     """A correction or a norm in so many words, in a pasted context."""
     if "?" in sentence or not 3 <= len(sentence.split()) <= 40:
         return False
-    return signals.correction(sentence) or signals.convention(sentence)
+    return phrasing.correction(sentence) or phrasing.convention(sentence)

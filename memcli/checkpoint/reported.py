@@ -3,7 +3,7 @@ changes files, the end of that turn offers it as a ``fix`` candidate, with the s
 and the cause the closing message gave. A turn with no change offers nothing (the compactor
 keeps it as unfinished work). Hook path: no :mod:`re`, no :mod:`json`."""
 
-from memcli import pasted, signals
+from memcli import pasted, phrasing
 from memcli.checkpoint.entries import add, one_line, strings_of, text_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
@@ -46,9 +46,9 @@ def said(
         return taken
     for sentence in sentences[:80]:
         words = len(sentence.split())
-        if "?" in sentence or not 5 <= words <= 60 or signals.narration(sentence):
+        if "?" in sentence or not 5 <= words <= 60 or phrasing.narration(sentence):
             continue
-        if signals.root_cause(sentence):
+        if phrasing.root_cause(sentence):
             report["cause"] = mask(sentence) if mask is not None else sentence
             taken.add(sentence)
             break

@@ -8,7 +8,7 @@ states its cause or its choice and reason in so many words and names something c
 file, a command, an error, a version); narration does neither.
 """
 
-from memcli import redirects, signals, statements
+from memcli import phrasing, redirects, signals, statements
 from memcli.checkpoint import reported
 from memcli.checkpoint.entries import add, candidate_id, text_of
 from memcli.fastparse import fastre
@@ -99,7 +99,7 @@ def kind_said(sentence: str, mid_turn: bool) -> str:
     lesson = _may_state_lesson(sentence)  # else only a change of approach or a finding
     if not lesson and not statements.may_state(sentence):
         return ""
-    if signals.narration(sentence):
+    if phrasing.narration(sentence):
         return ""
     if lesson:
         kind = _lesson_said(sentence, mid_turn)
@@ -115,9 +115,9 @@ def kind_said(sentence: str, mid_turn: bool) -> str:
 
 
 def _lesson_said(sentence: str, mid_turn: bool) -> str:
-    if signals.root_cause(sentence):
+    if phrasing.root_cause(sentence):
         return "cause"
-    if signals.decision(sentence):
+    if phrasing.decision(sentence):
         return "decision" if not mid_turn or _has(_REASON, sentence) else ""
     if learned(sentence):
         return "cause"
@@ -231,7 +231,7 @@ def may_state_fact(text: str) -> bool:
 def _may_state_lesson(text: str) -> bool:
     """False only when no sentence of ``text`` can be a cause, a decision or an environment
     fact: the patterns of those run only on a sentence that passes."""
-    if signals.may_state_lesson(text):
+    if phrasing.may_state_lesson(text):
         return True
     lowered = text.lower()
     for hint in _LESSON_HINTS:  # noqa: SIM110 - not any(): every note and sentence passes here
@@ -261,7 +261,7 @@ def strength(candidate: dict[str, object]) -> int:
         score = 2 if isinstance(lines, list) and len(lines) > 1 else 1  # with its reason: 2
     elif kind in ("correction", "convention"):
         score = 2  # the user said it in so many words
-    elif kind in ("cause", "subagent") and signals.root_cause(said, stated=True):
+    elif kind in ("cause", "subagent") and phrasing.root_cause(said, stated=True):
         score = 2  # "the root cause was", "is caused by", "because X does not ..."
     elif kind == "decision" and _has(_CHOICE_AND_REASON, said):
         score = 2  # a choice over an alternative, and why
@@ -299,8 +299,8 @@ def subagent(record: dict[str, object], state: dict[str, object]) -> None:
             s
             for s in sentences(report)[:120]
             if 6 <= len(s.split()) <= 60
-            and not signals.narration(s)
-            and (signals.root_cause(s) or signals.decision(s))
+            and not phrasing.narration(s)
+            and (phrasing.root_cause(s) or phrasing.decision(s))
         ),
         "",
     )

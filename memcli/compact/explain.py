@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memcli import signals
+from memcli import phrasing
 from memcli.compact import commands, prose, text
 from memcli.compact.observations import Obs
 
@@ -49,13 +49,13 @@ def explanation(
     for source, out in [*([(message, said)] if message else []), *((n, noted) for n in notes)]:
         for number, sentence in enumerate(text.sentences(source.excerpt)):
             key = (source.id, number)
-            if key in ctx.used or signals.narration(sentence) or text.status_line(sentence):
+            if key in ctx.used or phrasing.narration(sentence) or text.status_line(sentence):
                 continue  # "The script has been successfully removed" is never a cause
             if out is noted:
                 if prose.guess(sentence) or "?" in sentence:
                     continue
-                names_cause = signals.root_cause(sentence)
-                if not (names_cause or signals.decision(sentence)):
+                names_cause = phrasing.root_cause(sentence)
+                if not (names_cause or phrasing.decision(sentence)):
                     continue
                 if key != diagnosis and not _about(sentence, marks):
                     continue
@@ -66,7 +66,7 @@ def explanation(
     ctx.used.update(used)
     if not said and not noted:
         return [], "", []
-    stated = [s for s in said if signals.root_cause(s, True)]
+    stated = [s for s in said if phrasing.root_cause(s, True)]
     causes = stated or [s for s in said if not _FIX_WORDS.search(s)] or noted
     cause = causes[0] if causes else ""
     fixes = [s for s in said if s != cause]
@@ -91,9 +91,9 @@ def _diagnosis(
         if note.index > closed.index and any(closed.index < p < note.index for p in passes):
             continue  # another episode was resolved in between: the note may be about that one
         for number, sentence in enumerate(text.sentences(note.excerpt)):
-            if (note.id, number) in ctx.used or signals.narration(sentence) or "?" in sentence:
+            if (note.id, number) in ctx.used or phrasing.narration(sentence) or "?" in sentence:
                 continue
-            if signals.root_cause(sentence) and not prose.guess(sentence):
+            if phrasing.root_cause(sentence) and not prose.guess(sentence):
                 found.append((note.id, number))
     return found[-1] if found else None
 

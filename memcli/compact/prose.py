@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memcli import redirects, signals
+from memcli import phrasing, redirects
 from memcli.compact import text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.observations import Obs
@@ -149,7 +149,7 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
                 continue
             if known.contains(sentence):
                 continue
-            if not (signals.convention(sentence) or signals.correction(sentence)):
+            if not (phrasing.convention(sentence) or phrasing.correction(sentence)):
                 continue
             title = text.title_of(sentence[0].upper() + sentence[1:])
             # A norm given with its reason is the user's decision ("use X because Y").
@@ -221,7 +221,7 @@ def redirected(
 
 def _said_as_norm(sentence: str) -> bool:
     """A correction or a norm in so many words: :func:`conventions` keeps it already."""
-    return "?" not in sentence and (signals.convention(sentence) or signals.correction(sentence))
+    return "?" not in sentence and (phrasing.convention(sentence) or phrasing.correction(sentence))
 
 
 def _touches(o: Obs, named: list[str]) -> bool:
@@ -249,7 +249,7 @@ def decisions(
             if (message.id, number) in used or "?" in sentence:
                 continue
             if (
-                signals.narration(sentence)
+                phrasing.narration(sentence)
                 or _CODE_LINE.match(sentence)
                 or text.status_line(sentence)
             ):
@@ -320,7 +320,7 @@ def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
     )
     if not 6 <= _word_count(sentence) <= 60 or not concrete:
         return None
-    if signals.root_cause(sentence, True):
+    if phrasing.root_cause(sentence, True):
         return "pitfall"
     if not mid_turn and redirects.explained(sentence) == "replaced":
         return "pitfall"
@@ -329,7 +329,7 @@ def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
 
 def _kind_of(sentence: str) -> str | None:
     count = _word_count(sentence)
-    if 6 <= count <= 60 and signals.decision(sentence):
+    if 6 <= count <= 60 and phrasing.decision(sentence):
         return None if _PRONOUN_SUBJECT.match(sentence) else "decision"
     claim = _ASIDE.sub(" ", sentence)  # "They get 7 days (requires a card)": no env fact
     if 4 <= count <= 40 and _ENV_STATEMENT.search(claim) and _CONCRETE.search(claim):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from memcli import pasted, signals, timeutil
+from memcli import pasted, phrasing, timeutil
 from memcli.compact import commands, prose, tasks, text
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
@@ -72,13 +72,13 @@ def _cause(analysis: Analysis, ctx: Context, turn: list[Obs]) -> tuple[str, Obs 
     for source in [*closing, *reversed(notes)]:
         said: list[tuple[int, str]] = []
         for number, sentence in enumerate(text.sentences(source.excerpt)):
-            if (source.id, number) in ctx.used or signals.narration(sentence):
+            if (source.id, number) in ctx.used or phrasing.narration(sentence):
                 continue
             if text.status_line(sentence) or "?" in sentence or prose.guess(sentence):
                 continue
             said.append((number, sentence))
-        causes = [s for s in said if signals.root_cause(s[1], True)]
-        causes = causes or [s for s in said if signals.root_cause(s[1])]
+        causes = [s for s in said if phrasing.root_cause(s[1], True)]
+        causes = causes or [s for s in said if phrasing.root_cause(s[1])]
         if source not in closing and not causes:
             continue  # a note explains only when it names a cause
         chosen = (causes or said[:1])[:1]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memcli import reruns, signals
+from memcli import phrasing, reruns, signals
 from memcli.compact import commands, prose, tasks, text, titles
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
@@ -182,10 +182,10 @@ def _cause(
             if (
                 (source.id, number) in ctx.used
                 or "?" in sentence
-                or not signals.root_cause(sentence)
+                or not phrasing.root_cause(sentence)
             ):
                 continue
-            if signals.narration(sentence) or text.status_line(sentence) or prose.guess(sentence):
+            if phrasing.narration(sentence) or text.status_line(sentence) or prose.guess(sentence):
                 continue
             if not 5 <= len(sentence.split()) <= 60:
                 continue

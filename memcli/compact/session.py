@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memcli import __version__, atomic, signals, untrusted
+from memcli import __version__, atomic, phrasing, untrusted
 from memcli.compact import commands, tasks, text
 from memcli.compact.observations import Obs
 from memcli.compact.rules import Analysis
@@ -145,7 +145,7 @@ def _outcome(analysis: Analysis) -> str:
         return text.one_line("; ".join(happened), 300)
     if analysis.conclusions:
         said = [s for s in text.sentences(analysis.conclusions[-1].excerpt)
-                if not signals.narration(s)]  # fmt: skip
+                if not phrasing.narration(s)]  # fmt: skip
         return text.one_line(" ".join(said[:2]), 300)
     return ""
 
