@@ -263,7 +263,7 @@ def _load(paths: StorePaths, trust: bool, deadline: float | None) -> Snapshot:
             entry = stored.parsed.get(name + "\0" + digest)
             if entry is None:
                 snapshot.parsed += 1
-                item_data, problems = itemfile.parse_named(shown_dir + name, name, data)
+                item_data, problems = itemfile.parse_named(shown_dir + name, name, data, True)
                 entry = [item_data, [list(_fields(p)) for p in problems]]
             snapshot.entries[name] = entry
             if stat is not None:

@@ -96,9 +96,9 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     original = itemfile.parse_named  # what parse_bytes and the parse cache both call
 
-    def counting(where: str, name: str, data: bytes):  # type: ignore[no-untyped-def]
+    def counting(where: str, name: str, data: bytes, bulk: bool = False):  # type: ignore[no-untyped-def]
         seen.append(name)
-        return original(where, name, data)
+        return original(where, name, data, bulk)
 
     monkeypatch.setattr(itemfile, "parse_named", counting)
     return seen

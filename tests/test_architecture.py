@@ -61,7 +61,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     (
         "records: the item model, YAML, settings, the item store",
         {"model", "yamlio", "yamlread", "config", "userconfig", "store", "identity", "layout"}
-        | {"itemfile", "itemcache"},
+        | {"itemfile", "itemcache", "itemlayout"},
     ),
     ("engines: the index and search, the user-level store's merge", {"retrieval", "userstore"}),
     (

@@ -228,7 +228,7 @@ def test_the_cycle_collector_runs_again_after_a_read_or_a_failed_one(
     index_builder.build(memory.paths, force=True)
     assert gc.isenabled()
 
-    def failing(where: str, name: str, data: bytes) -> None:
+    def failing(where: str, name: str, data: bytes, bulk: bool = False) -> None:
         raise RuntimeError("parse failed")
 
     monkeypatch.setattr(itemfile, "parse_named", failing)

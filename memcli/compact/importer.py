@@ -8,7 +8,7 @@ its content, so importing the same file twice adds nothing.
 
 Every line is checked before anything is written: a bad line stops the import with
 ``FILE:LINE: field: problem`` and no file changed. New files are written by the fast writer
-(:mod:`memcli.compact.fastyaml`) straight to their place and flushed to disk once at the end
+(:mod:`memcli.itemlayout`) straight to their place and flushed to disk once at the end
 (a file per fsync would cost more than everything else together). A crash can leave a torn
 file; importing again finds that it differs from its line and rewrites it. An existing file
 whose content differs is rewritten through the store, atomically, keeping a reviewer's
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli import __version__, ids, model, progress, timeutil, untrusted
-from memcli.compact import fastyaml, text
+from memcli import __version__, ids, itemlayout, model, progress, timeutil, untrusted
+from memcli.compact import text
 from memcli.errors import MemError
 from memcli.model import Item
 
@@ -181,7 +181,7 @@ def _write(
     if path.name not in present:
         # Written in place, not through a temporary file: a file torn by a crash no longer
         # matches its line, so importing again rewrites it (see the module docstring).
-        data = fastyaml.render(item.to_dict()).encode("utf-8")
+        data = itemlayout.render(item.to_dict()).encode("utf-8")
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
             os.write(fd, data)
@@ -198,7 +198,7 @@ def _write(
         current = untrusted.read_text(path)
     except untrusted.Unreadable:
         current = ""
-    if current == fastyaml.render(item.to_dict()):
+    if current == itemlayout.render(item.to_dict()):
         result.unchanged += 1
         return
     existing, _problems = memory.store.read(path)

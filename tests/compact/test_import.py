@@ -12,8 +12,8 @@ from compact_helpers import DATA, SECRETS, memory_text, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli import api, model, yamlio
-from memcli.compact import fastyaml, import_claude_code, import_jsonl
+from memcli import api, itemlayout, model, yamlio
+from memcli.compact import import_claude_code, import_jsonl
 from memcli.errors import MemError
 
 TRANSCRIPT = DATA / "port-session-transcript.jsonl"
@@ -142,7 +142,7 @@ def test_the_fast_writer_reads_back_as_written(
         "created": "2026-01-01T00:00:00Z",
         "anchors": [{"path": body, "symbol": title}],
     }
-    text = fastyaml.render(data)
+    text = itemlayout.render(data)
     doc, problem = yamlio.parse(text, "x.yaml")
     assert problem is None and doc is not None
     assert doc.plain() == data
@@ -159,7 +159,7 @@ def test_the_fast_writer_matches_the_round_trip_layout_for_plain_items() -> None
         "importance": 0.6,
         "anchors": [{"path": "tests/conftest.py", "symbol": "pg_port"}],
     }
-    assert fastyaml.render(data) == yamlio.render(data, None, model.FIELD_ORDER)
+    assert itemlayout.render(data) == yamlio.render(data, None, model.FIELD_ORDER)
 
 
 def test_a_transcript_imports_through_the_same_filters_and_compactor(
