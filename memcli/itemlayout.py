@@ -120,12 +120,15 @@ def _escape(ch: str) -> str:
 
 # --- reading --------------------------------------------------------------------------
 
+MAX_CHARS = 65_536
 MAX_INDENT = 12  # item files nest three levels; deeper text is left to the full reader
 
 
 def read(text: str) -> dict[str, Any] | None:
     """The mapping ``text`` holds when it is in mem's own layout, else None."""
-    if not text.endswith("\n") or "\t" in text or "\r" in text:
+    if len(text) > MAX_CHARS or not text.endswith("\n") or "\t" in text or "\r" in text:
+        return None  # an item is a few hundred characters; a big file is the full reader's
+    if text.startswith("\ufeff"):
         return None
     lines = text[:-1].split("\n")
     try:
@@ -141,16 +144,21 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _read_mapping(lines: list[str], pos: int, indent: int) -> tuple[dict[str, Any] | None, int]:
+def _read_mapping(
+    lines: list[str], pos: int, indent: int, first: str | None = None
+) -> tuple[dict[str, Any] | None, int]:
+    """The mapping at ``indent`` from line ``pos`` on; ``first``: that line as it reads
+    without a list entry's dash (the first key of a mapping in a list)."""
     out: dict[str, Any] = {}
+    start = pos
     while pos < len(lines):
-        line = lines[pos]
+        line = first if first is not None and pos == start else lines[pos]
         if not line or _indent(line) < indent:
             break
         if _indent(line) != indent or line.startswith("- ", indent):
             break
         key, sep, rest = line[indent:].partition(":")
-        if not key or key[0] in "'\"&*!|>%@`#[]{},?-" or key != key.strip() or key in out:
+        if not _plain_key(key) or key in out:
             return None, pos
         if sep != ":" or (rest and not rest.startswith(" ")):
             return None, pos
@@ -177,6 +185,20 @@ def _read_mapping(lines: list[str], pos: int, indent: int) -> tuple[dict[str, An
     return out, pos
 
 
+def _plain_key(key: str) -> bool:
+    """A key every YAML reader takes as the same string: a plain word (``created``,
+    ``project``), none that YAML resolves to something else (``true``, ``null``, ``~``)."""
+    return (
+        key.isascii()
+        and (key[:1].isalpha() or key[:1] == "_")
+        and key.replace("_", "a").isalnum()
+        and key.lower() not in _KEY_WORDS
+    )
+
+
+_KEY_WORDS = frozenset(("true", "false", "null", "yes", "no", "on", "off", "y", "n"))
+
+
 def _read_list(lines: list[str], pos: int, indent: int) -> tuple[object, int]:
     items: list[Any] = []
     dash = " " * (indent + 2) + "- "
@@ -186,8 +208,7 @@ def _read_list(lines: list[str], pos: int, indent: int) -> tuple[object, int]:
             if indent + 4 > MAX_INDENT:
                 return _REFUSED, pos
             # A flat mapping: its first key after the dash, the others under it.
-            virtual = [*lines[:pos], " " * (indent + 4) + entry, *lines[pos + 1 :]]
-            value, pos = _read_mapping(virtual, pos, indent + 4)
+            value, pos = _read_mapping(lines, pos, indent + 4, " " * (indent + 4) + entry)
             if value is None:
                 return _REFUSED, pos
             items.append(value)

@@ -257,6 +257,8 @@ class Document:
         return self.data
 
     def _round_trip(self) -> Any:
+        if self._lines is None and len(self._text) > LINES_FOR_AT_MOST:
+            self._lines = False  # the round trip of a big file takes seconds: line 1 it is
         if self._lines is None:
             from memcli import yamlio
 
@@ -271,6 +273,11 @@ class Document:
     def line_of_path(self, keys: tuple[str, ...]) -> int:
         doc = self._round_trip()
         return doc.line_of_path(keys) if doc is not None else 1
+
+
+# Line numbers for a message come from the round-trip reader, about 20 us a character: a
+# committed file near the 1 MB cap would cost a problem's message 20 seconds.
+LINES_FOR_AT_MOST = 100_000
 
 
 def parse(text: str, path: str) -> tuple[Any, Problem | None]:

@@ -75,3 +75,16 @@ def test_the_kind_type_lists_exactly_the_kinds() -> None:
     from memcli import model
 
     assert get_args(model.Kind) == model.KINDS
+
+
+def test_a_file_with_very_many_problems_reports_the_first_and_counts_the_rest() -> None:
+    data = {"id": "abcdefgh12", "kind": "fact", "title": "t", "anchors": [{"p": "x"}] * 5000}
+    looked_up: list[str] = []
+
+    def line_of(name: str) -> int:
+        looked_up.append(name)
+        return 1
+
+    problems = model.validate(data, "a.yaml", line_of)
+    assert len(problems) == model.MAX_PROBLEMS + 1 and len(looked_up) == model.MAX_PROBLEMS
+    assert problems[-1].message.endswith("more problems not shown")

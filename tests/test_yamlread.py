@@ -129,3 +129,13 @@ def test_the_memoised_tags_of_plain_scalars_decide_as_the_patterns_do(
     monkeypatch.setattr(yamlread, "_plain_tags", {})
     assert yamlread.load_fast(text) == cold
     assert len(yamlread._plain_tags) == 2  # bounded
+
+
+def test_a_big_file_names_line_1_instead_of_a_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    def slow(*_args: object) -> None:
+        raise AssertionError("the round-trip reader was asked for a big file's lines")
+
+    monkeypatch.setattr(yamlio, "parse", slow)
+    text = "id: a\nanchors:\n" + "  - p: x\n" * 20_000  # over LINES_FOR_AT_MOST
+    doc, problem = yamlread.parse(text, "a.yaml")
+    assert problem is None and doc.line_of("anchors") == 1
