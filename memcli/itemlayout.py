@@ -124,6 +124,10 @@ MAX_CHARS = 65_536
 MAX_INDENT = 12  # item files nest three levels; deeper text is left to the full reader
 
 
+class _NotThisLayout(ValueError):
+    """Text this reader does not read: the full reader will."""
+
+
 def read(text: str) -> dict[str, Any] | None:
     """The mapping ``text`` holds when it is in mem's own layout, else None."""
     if len(text) > MAX_CHARS or not text.endswith("\n") or "\t" in text or "\r" in text:
@@ -133,9 +137,9 @@ def read(text: str) -> dict[str, Any] | None:
     lines = text[:-1].split("\n")
     try:
         data, end = _read_mapping(lines, 0, 0)
-    except (ValueError, IndexError):
+    except (ValueError, IndexError):  # _NotThisLayout, and what int(), float(), json raise
         return None
-    if data is None or end != len(lines) or render(data) != text:
+    if end != len(lines) or render(data) != text:
         return None
     return data
 
@@ -146,22 +150,22 @@ def _indent(line: str) -> int:
 
 def _read_mapping(
     lines: list[str], pos: int, indent: int, first: str | None = None
-) -> tuple[dict[str, Any] | None, int]:
+) -> tuple[dict[str, Any], int]:
     """The mapping at ``indent`` from line ``pos`` on; ``first``: that line as it reads
     without a list entry's dash (the first key of a mapping in a list)."""
+    if indent > MAX_INDENT:
+        raise _NotThisLayout("nested deeper than an item")
     out: dict[str, Any] = {}
     start = pos
     while pos < len(lines):
         line = first if first is not None and pos == start else lines[pos]
-        if not line or _indent(line) < indent:
-            break
-        if _indent(line) != indent or line.startswith("- ", indent):
+        if not line or _indent(line) != indent or line.startswith("- ", indent):
+            if line and _indent(line) > indent:
+                raise _NotThisLayout("indentation")
             break
         key, sep, rest = line[indent:].partition(":")
-        if not _plain_key(key) or key in out:
-            return None, pos
-        if sep != ":" or (rest and not rest.startswith(" ")):
-            return None, pos
+        if not _plain_key(key) or key in out or not sep or (rest and not rest.startswith(" ")):
+            raise _NotThisLayout("key")
         rest = rest[1:]
         pos += 1
         value: Any
@@ -172,15 +176,9 @@ def _read_mapping(
         elif pos < len(lines) and lines[pos].startswith(" " * (indent + 2) + "- "):
             value, pos = _read_list(lines, pos, indent)
         elif pos < len(lines) and _indent(lines[pos]) == indent + 2 and lines[pos].strip():
-            if indent + 2 > MAX_INDENT:
-                return None, pos
             value, pos = _read_mapping(lines, pos, indent + 2)
-            if value is None:
-                return None, pos
         else:
-            return None, pos  # `key:` with nothing under it is null, which mem writes as such
-        if value is _REFUSED:
-            return None, pos
+            raise _NotThisLayout("`key:` with nothing under it is null, which mem writes so")
         out[key] = value
     return out, pos
 
@@ -199,24 +197,17 @@ def _plain_key(key: str) -> bool:
 _KEY_WORDS = frozenset(("true", "false", "null", "yes", "no", "on", "off", "y", "n"))
 
 
-def _read_list(lines: list[str], pos: int, indent: int) -> tuple[object, int]:
+def _read_list(lines: list[str], pos: int, indent: int) -> tuple[list[Any], int]:
     items: list[Any] = []
     dash = " " * (indent + 2) + "- "
     while pos < len(lines) and lines[pos].startswith(dash):
         entry = lines[pos][len(dash) :]
         if ": " in entry and entry[0] not in "'\"" or entry.endswith(":"):
-            if indent + 4 > MAX_INDENT:
-                return _REFUSED, pos
             # A flat mapping: its first key after the dash, the others under it.
             value, pos = _read_mapping(lines, pos, indent + 4, " " * (indent + 4) + entry)
-            if value is None:
-                return _REFUSED, pos
             items.append(value)
         else:
-            scalar = _read_scalar(entry)
-            if scalar is _REFUSED:
-                return _REFUSED, pos
-            items.append(scalar)
+            items.append(_read_scalar(entry))
             pos += 1
     return items, pos
 
@@ -231,31 +222,27 @@ def _read_literal(lines: list[str], pos: int, indent: int, keep_end: bool) -> tu
 
 
 _NUMBER_CHARS = frozenset("0123456789.-+e")
-_REFUSED = object()  # a scalar this reader does not read: the full reader will
-_WORDS: dict[str, object] = {"null": None, "true": True, "false": False, "[]": []}
+_WORDS: dict[str, object] = {"null": None, "true": True, "false": False}
 
 
 def _read_scalar(text: str) -> Any:
     if text in _WORDS:
-        value = _WORDS[text]
-        return [] if value == [] else value
+        return _WORDS[text]
+    if text == "[]":
+        return []
     first = text[0]
     if first == "'":
         inner = text[1:-1]
         if len(text) < 2 or text[-1] != "'" or "'" in inner.replace("''", ""):
-            return _REFUSED
+            raise _NotThisLayout("quoting")
         return inner.replace("''", "'")
     if first == '"':
-        try:
-            value = json.loads(text)
-        except ValueError:
-            return _REFUSED
-        return value if isinstance(value, str) else _REFUSED
+        value = json.loads(text)
+        if not isinstance(value, str):
+            raise _NotThisLayout("quoting")
+        return value
     if first in "-0123456789.":
         if not set(text) <= _NUMBER_CHARS:
-            return _REFUSED  # `-inf` is text in YAML 1.2, a float to Python
-        try:
-            return int(text) if text.lstrip("-").isdigit() else float(text)
-        except ValueError:
-            return _REFUSED
+            raise _NotThisLayout("`-inf` is text in YAML 1.2, a float to Python")
+        return int(text) if text.lstrip("-").isdigit() else float(text)
     return text  # plain text; the render check refuses what the writer would quote

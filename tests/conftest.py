@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
+import memcli
 from memcli import api, itemfile
 
 # Hypothesis profiles: `fast` by default (every `make test`), `thorough` for
@@ -102,3 +105,13 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(itemfile, "parse_named", counting)
     return seen
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    """A copy of mem's source, compiled as pip compiles it (timestamp-based .pyc files)."""
+    root = tmp_path / "src"
+    shutil.copytree(Path(memcli.__file__).parent, root / "memcli",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "memcli")], check=True)
+    return root

@@ -8,14 +8,11 @@ from __future__ import annotations
 import json
 import marshal
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-import memcli
 
 # Runs `mem checkpoint` from the copy of the package given first, reporting on stderr whether
 # the bundle was used and where the modules came from.
@@ -43,16 +40,6 @@ def leave(code):
 os._exit = leave
 entry.main()
 """
-
-
-@pytest.fixture
-def package(tmp_path: Path) -> Path:
-    """A copy of mem's source, compiled as pip compiles it."""
-    root = tmp_path / "src"
-    shutil.copytree(Path(memcli.__file__).parent, root / "memcli",
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "memcli")], check=True)
-    return root
 
 
 def _bundle(root: Path, command: str = "checkpoint") -> Path:

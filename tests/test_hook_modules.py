@@ -5,14 +5,9 @@ hash-based ``.pyc``, a package) goes through the standard machinery, which recom
 from __future__ import annotations
 
 import py_compile
-import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
-
-import memcli
 
 PROBE = """
 import sys
@@ -31,16 +26,6 @@ print("ID", entries.candidate_id("s", "fix", "x"))
 package = sys.modules["memcli.checkpoint"]
 print("PATH", *package.__path__, package.__package__, entries.__package__)
 """
-
-
-@pytest.fixture
-def package(tmp_path: Path) -> Path:
-    """A copy of mem's source, compiled as pip compiles it (timestamp-based .pyc files)."""
-    root = tmp_path / "src"
-    shutil.copytree(Path(memcli.__file__).parent, root / "memcli",
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "memcli")], check=True)
-    return root
 
 
 def _probe(root: Path) -> dict[str, list[str]]:

@@ -155,12 +155,10 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
         work = [f"changed {', '.join(changed)}"] if changed else []
         work = [*work, *strings_of(run.get("work"))]
         if not work:
-            added = added_flags(str(run["cmd"]), command)
-            steps = added_steps(str(run["cmd"]), command)
-            if added:  # the same command passing with other flags: the flags are the remedy
-                work = [f"ran it with `{' '.join(added)}`"]
-            elif steps:  # ... or after another step in the same line (`sleep 2 && ...`)
-                work = [f"ran it after `{' && '.join(steps)}`"]
+            if added := added_flags(str(run["cmd"]), command):
+                work = [f"ran it with `{' '.join(added)}`"]  # the flags are the remedy
+            elif steps := added_steps(str(run["cmd"]), command):
+                work = [f"ran it after `{' && '.join(steps)}`"]  # `sleep 2 && <the same>`
             else:
                 return  # passed with nothing done in between: flaky, not a fix
         first = str(run.get("line") or "an error")
