@@ -5,8 +5,9 @@ noise hits them alike; the ratio is the number to read, not the milliseconds. Me
 the exact command `mem hooks install` writes for Claude Code. Targets: 1.5x for a small tool
 output, 3x for a 1 MB one.
 
-``--baseline-src DIR`` also runs the hook command with ``PYTHONPATH=DIR`` (another version's
-source, e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the same run.
+``--baseline-src DIR`` also runs ``mem capture`` (pip's console script: how the versions before
+the ``mem-hook`` launcher started the hooks) with ``PYTHONPATH=DIR`` (another version's source,
+e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the same run.
 
     python benchmarks/capture_bench.py [--runs N] [--baseline-src DIR]
 """
@@ -66,15 +67,19 @@ def big_payload(repo: Path) -> bytes:
     return json.dumps(payload).encode()
 
 
-def installed_command(repo: Path, mem: str, python: str) -> list[str]:
-    """The capture command that `mem hooks install` wrote into .claude/settings.json, as argv
-    (the same words a shell would run, without the shell's own start-up)."""
-    subprocess.run([mem, "hooks", "install"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
+def installed_command(
+    repo: Path, mem: str, event: str = "PostToolUse", role: str = "capture"
+) -> list[str]:
+    """The ``role`` command that `mem hooks install` wrote into .claude/settings.json for
+    ``event``, as argv (the same words a shell would run, without the shell's own start-up).
+    Installing also makes ``mem-hook`` the launcher started without ``site``
+    (memcli.hooklauncher)."""
+    subprocess.run([mem, "hooks", "install"], cwd=repo, check=True, capture_output=True)
     settings = json.loads((repo / ".claude/settings.json").read_text(encoding="utf-8"))
-    group = settings["hooks"]["PostToolUse"][0]["hooks"][0]
-    words = shlex.split(group["command"])
-    if words[0] == "mem":  # found on PATH by the shell: here, the one beside this python
-        words[0] = mem
+    commands = [h["command"] for group in settings["hooks"][event] for h in group["hooks"]]
+    words = next(w for w in map(shlex.split, commands) if w[1:2] == [role])
+    if os.sep not in words[0]:  # found on PATH by the shell: here, the one beside mem
+        words[0] = shutil.which(words[0], path=str(Path(mem).parent)) or words[0]
     return words
 
 
@@ -108,7 +113,7 @@ def main() -> int:
             check=True,
         )
         subprocess.run([mem, "init"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
-        hook = installed_command(repo, mem, python)
+        hook = installed_command(repo, mem)
         small = json.dumps({**PAYLOAD, "cwd": str(repo)}).encode()
         big = big_payload(repo)
         contenders: dict[str, tuple[list[str], bytes, dict[str, str] | None]] = {
@@ -118,9 +123,9 @@ def main() -> int:
             "mem capture, small": ([mem, "capture"], small, None),
             "python -m memcli capture": ([python, "-m", "memcli", "capture"], small, None),
         }
-        if baseline is not None:
-            contenders["hook command, small (baseline)"] = (hook, small, baseline)
-            contenders["hook command, 1 MB (baseline)"] = (hook, big, baseline)
+        if baseline is not None:  # as the versions before the launcher installed it
+            contenders["mem capture, small (baseline)"] = ([mem, "capture"], small, baseline)
+            contenders["mem capture, 1 MB (baseline)"] = ([mem, "capture"], big, baseline)
         for command, payload, env in contenders.values():  # warm-up: caches, regex cache file
             timed(command, payload, repo, env)
         times: dict[str, list[float]] = {name: [] for name in contenders}

@@ -18,9 +18,12 @@ carried this checkout's facts, which the baseline re-derived at every run, a han
 6 % of its instructions); ``--old-buffer`` leaves them out (a buffer an older capture wrote:
 the checkpoint derives them itself).
 
-``--baseline-src DIR`` also runs the same command with ``PYTHONPATH=DIR`` (a checkout of
-another version's source, e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the
-same run, in sessions of its own.
+Measured through the exact command `mem hooks install` writes for Claude Code's ``Stop``
+(``mem-hook checkpoint``: the launcher started without ``site``, memcli.hooklauncher), and
+``mem checkpoint`` (pip's console script) beside it. ``--baseline-src DIR`` also runs ``mem
+checkpoint`` (how the versions before the launcher started the hooks) with ``PYTHONPATH=DIR``
+(a checkout of another version's source, e.g. ``git archive main memcli | tar -x -C DIR``),
+interleaved in the same run, in sessions of its own.
 
 Target: 1.5x. python benchmarks/checkpoint_bench.py [--runs N] [--baseline-src DIR]
 [--old-buffer]
@@ -184,6 +187,8 @@ class Session:
 
 
 def main() -> int:
+    from capture_bench import installed_command  # a script: its folder is on the path
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--baseline-src", help="source folder of another version to compare")
@@ -202,7 +207,8 @@ def main() -> int:
     quiet = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([mem, "checkpoint"], input=b"{}", cwd=tempfile.gettempdir(), env=quiet,
                    check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-    versions: dict[str, dict[str, str] | None] = {"": None}
+    # this checkout through the installed hook, and through pip's console script
+    versions: dict[str, dict[str, str] | None] = {"": None, " (mem checkpoint)": None}
     if args.baseline_src:
         subprocess.run([python, "-m", "compileall", "-q", "-f", args.baseline_src], check=True)
         versions[" (baseline)"] = {**os.environ, "PYTHONPATH": args.baseline_src}
@@ -212,20 +218,23 @@ def main() -> int:
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
         subprocess.run([mem, "init"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
         count = 200 + 10 * (args.runs + 2)  # the observations the next-turn session reaches
-        sources = {"": None, " (baseline)": args.baseline_src}
+        sources = {" (baseline)": args.baseline_src}
         sessions = {
-            label: (Session(repo, f"first{n}", sources[label], 200),
-                    Session(repo, f"next{n}", sources[label], count))
+            label: (Session(repo, f"first{n}", sources.get(label), 200),
+                    Session(repo, f"next{n}", sources.get(label), count))
             for n, label in enumerate(versions)
         }  # fmt: skip
         bare = [python, "-c", "pass"]
-        checkpoint = [mem, "checkpoint"]
+        hook = installed_command(repo, mem, "Stop", "checkpoint")
+        print(f"hook command: {' '.join(hook)}")
+        # a baseline as the versions before the launcher installed it: pip's console script
+        commands = {label: hook if not label else [mem, "checkpoint"] for label in versions}
         for label, env in versions.items():  # warm-up: bytecode, the regex cache file
             first, following = sessions[label]
             for _ in range(2):
                 first.state.unlink(missing_ok=True)
-                timed(checkpoint, first.payload, repo, env)
-            timed(checkpoint, following.payload, repo, env)
+                timed(commands[label], first.payload, repo, env)
+            timed(commands[label], following.payload, repo, env)
         times: dict[str, list[float]] = {"python -c pass": []}
         for number in range(args.runs):
             times["python -c pass"].append(timed(bare, first.payload, repo))
@@ -235,11 +244,11 @@ def main() -> int:
                 first, following = sessions[label]
                 first.state.unlink(missing_ok=True)
                 times.setdefault(f"first stop{label}", []).append(
-                    timed(checkpoint, first.payload, repo, env)
+                    timed(commands[label], first.payload, repo, env)
                 )
                 following.add_turn()
                 times.setdefault(f"next turn{label}", []).append(
-                    timed(checkpoint, following.payload, repo, env)
+                    timed(commands[label], following.payload, repo, env)
                 )
     bare_times = times["python -c pass"]
     base = statistics.median(bare_times)

@@ -244,8 +244,31 @@ def hooks_disabled(argv: list[str]) -> bool:
     return argv[0] in HOOK_COMMANDS or (argv[0] == "compact" and "--detach" in argv)
 
 
+class SiteOnDemand:
+    """Runs :mod:`site` at the first import nothing else can find, in an interpreter started
+    without it (the hook launcher's ``-S``, :mod:`memcli.hooklauncher`): the hooks import the
+    standard library and mem alone and never pay for it; any other import (Typer, PyYAML:
+    another command) finds the installed packages as it would have. Last on ``sys.meta_path``,
+    so only what the standard finders miss reaches it."""
+
+    @classmethod
+    def find_spec(
+        cls, name: str, path: "Sequence[str] | None" = None, target: "ModuleType | None" = None
+    ) -> "ModuleSpec | None":
+        if path is not None or cls not in sys.meta_path:
+            return None  # a submodule: its package was found, so site ran if it had to
+        sys.meta_path.remove(cls)
+        import importlib.util
+        import site
+
+        site.main()  # the installed packages' folders and .pth files, as at a normal start
+        return importlib.util.find_spec(name)
+
+
 def main() -> int:
     argv = sys.argv[1:]
+    if sys.flags.no_site and SiteOnDemand not in sys.meta_path:
+        sys.meta_path.append(SiteOnDemand)
     if hooks_disabled(argv):
         return 0
     if argv and argv[0] in ("capture", "checkpoint"):

@@ -95,12 +95,12 @@ def _handler_commands(handler: object) -> list[str]:
 
 
 def is_mem_command(command: str) -> bool:
-    """Whether a hook command runs mem (`mem capture`, `/opt/bin/mem index ...`)."""
+    """Whether a hook command runs mem (`mem-hook capture`, `/opt/bin/mem index ...`)."""
     words = command.split()
     if not words:
         return False
     program = words[0].replace("\\", "/").rsplit("/", 1)[-1]
-    return program in ("mem", "mem.exe")
+    return program.removesuffix(".exe") in ("mem", "mem-hook")
 
 
 def is_mem_handler(handler: object) -> bool:

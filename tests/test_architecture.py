@@ -40,6 +40,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         "foundation: no knowledge of items, no I/O policy",
         {"__init__", "errors", "kinds", "ids", "timeutil", "atomic", "defaults", "untrusted"}
         | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs", "hookprogram"}
+        | {"hooklauncher"}
         | {"progress", "batchwork", "fastparse", "detached"},
     ),
     (

@@ -8,7 +8,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from memcli import hooks
+from memcli import hooklauncher, hooks
 from memcli.cli.common import handle_errors
 from memcli.cli.conventions import MemCommand
 from memcli.errors import EXIT_USAGE, MemError
@@ -98,6 +98,12 @@ def install(agent: AgentOption = "claude-code", scope: ScopeOption = "project") 
         result = hooks.install(agent, scope, root, home, _recall_enabled(root), program())
     except MemError as exc:
         _fail(exc)
+    if hooklauncher.upgrade():
+        typer.echo(
+            f"note: {hooklauncher.script_path()}, which the hooks run, now starts Python "
+            "without its site module (a faster start on every tool call)",
+            err=True,
+        )
     shown = _shown(result.path, scope, root, home)
     if scope == "project" and not (root / ".memory").is_dir():
         typer.echo(

@@ -186,7 +186,7 @@ class Hooks:
                                   input=json.dumps(payload), capture_output=True, text=True,
                                   check=False, timeout=60)  # fmt: skip
             assert done.returncode == 0, done.stderr
-            if handler["command"].startswith("mem checkpoint"):
+            if handler["command"].split()[1:2] == ["checkpoint"]:
                 shown = done.stdout
         return shown
 

@@ -46,7 +46,7 @@ class Session:
         payload = {**payload, "cwd": str(self.root)}
         outputs = []
         for handler in self.hooks.get(payload["hook_event_name"], []):
-            if handler["command"].startswith("mem compact"):
+            if handler["command"].split()[1:2] == ["compact"]:
                 continue
             done = subprocess.run(
                 handler["command"], shell=True, cwd=self.root, env=self.env,
@@ -69,7 +69,7 @@ class Session:
                 [h for h in self.hooks["Stop"] if not h.get("async")],
                 strict=True,
             )
-            if handler["command"].startswith("mem checkpoint")
+            if handler["command"].split()[1:2] == ["checkpoint"]
         ]  # fmt: skip
         return checkpoint
 

@@ -212,15 +212,16 @@ def test_install_before_init_says_the_hooks_wait_for_mem_init(bare_repo: Path) -
     assert "mem init" not in again.stderr
 
 
-def test_hooks_name_mem_when_path_finds_this_installation(
+def test_hooks_name_mem_hook_when_path_finds_this_installation(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import sys
 
     venv_bin = str(Path(sys.executable).parent)
     monkeypatch.setenv("PATH", venv_bin)
-    assert program() == "mem"
-    assert hooks.mem_hooks("claude-code", program=program()) == hooks.mem_hooks("claude-code")
+    assert program() == "mem-hook"
+    commands = json.dumps(hooks.mem_hooks("claude-code", program=program()))
+    assert '"mem-hook capture"' in commands and '"mem capture"' not in commands
 
 
 def test_hooks_name_this_installation_when_mem_is_not_on_path(
@@ -233,7 +234,7 @@ def test_hooks_name_this_installation_when_mem_is_not_on_path(
 
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     api.init(repo)
-    mine = Path(sys.executable).parent / "mem"
+    mine = Path(sys.executable).parent / "mem-hook"
     monkeypatch.setenv("PATH", "/nonexistent")
     assert program() == str(mine)
     result = runner.invoke(make_app(), ["hooks", "install"])
