@@ -81,15 +81,6 @@ def upgrade(path: Path | None = None) -> bool:
     return True
 
 
-def is_launcher(path: Path | None = None) -> bool:
-    """Whether ``path`` (default :func:`script_path`) is the launcher (not pip's script)."""
-    try:
-        with open(path or script_path(), encoding="utf-8") as handle:
-            return MARK in handle.read(4096)
-    except (OSError, UnicodeDecodeError):
-        return False
-
-
 def _shebang_safe(python: str) -> bool:
     line = f"#!{python} -S"
     return (

@@ -55,7 +55,7 @@ def test_pip_script_becomes_the_launcher_keeping_its_mode(script: Path) -> None:
     assert hooklauncher.upgrade(script)
     text = script.read_text(encoding="utf-8")
     assert text.startswith(f"#!{sys.executable} -S\n")
-    assert hooklauncher.is_launcher(script)
+    assert hooklauncher.MARK in text
     assert stat.S_IMODE(script.stat().st_mode) == 0o755
     assert not hooklauncher.upgrade(script)  # already current: untouched
     assert script.read_text(encoding="utf-8") == text
