@@ -306,8 +306,13 @@ _DENIED_WORDS = ("proceed", "reject", "denied", "declined", "blocked", "not allo
                  "hook error")  # fmt: skip
 
 
-def denied(text: str) -> bool:
-    """A tool call the user or a permission rule refused."""
+def denied(text: str, *more: str) -> bool:
+    """A tool call the user or a permission rule refused: said in ``text`` or in one of
+    ``more`` (an observation's output and its summary, read in one pass: every command of a
+    session asks). No word or pattern here crosses a line end, so the texts are read as the
+    lines of one."""
+    if more:
+        text = "\n".join((text, *more))
     lowered = text.lower()
     for word in _DENIED_WORDS:  # the cheap test first: this runs on every command of a session
         if word in lowered:

@@ -338,3 +338,21 @@ def test_a_known_bug_is_a_stated_cause() -> None:
 def test_a_count_line_without_a_numbered_failure_names_nothing() -> None:
     assert signals.failure("9 tests, 1 failure") == ("", "")
     assert signals.failure("12:30:45: build started") == ("", "")
+
+
+_REFUSAL_PIECES = st.sampled_from([
+    "The user doesn't want to proceed", "User rejected", "user denied the call", "was blocked by",
+    "blocked by a hook", "not allowed to", "requires approval", "denied by policy", "PreToolUse",
+    " hook error", "Permission to use Bash", " has been auto-denied", "permission to use", "\n",
+    " ", "proceed", "hook", "error", "x",
+])  # fmt: skip
+
+
+@given(
+    excerpt=st.lists(_REFUSAL_PIECES, max_size=6).map("".join),
+    summary=st.lists(_REFUSAL_PIECES, max_size=6).map("".join),
+)
+def test_denied_reads_output_and_summary_in_one_pass_as_each_alone(
+    excerpt: str, summary: str
+) -> None:
+    assert signals.denied(excerpt, summary) == (signals.denied(excerpt) or signals.denied(summary))

@@ -98,7 +98,7 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
     if not key:
         return
     excerpt, summary = text_of(record, "excerpt"), text_of(record, "summary")
-    if signals.denied(excerpt) or signals.denied(summary):  # even a look around: the mode
+    if signals.denied(excerpt, summary):  # even a look around: the mode
         add(state, "denied", key, [f"`{one_line(command, 120)}` was refused: "
              f"{one_line(excerpt or summary, 120)}"], record)  # fmt: skip
         refusal = signals.hook_refusal(excerpt)
@@ -266,7 +266,7 @@ def edit(record: dict[str, object], state: dict[str, object]) -> None:
     files = strings_of(record.get("files"))
     if record.get("ok") is False:
         summary, excerpt = text_of(record, "summary"), text_of(record, "excerpt")
-        if signals.denied(excerpt) or signals.denied(summary):
+        if signals.denied(excerpt, summary):
             what = ", ".join(files[:2]) or "a file"
             refused = f"a change to {what} was refused: {one_line(excerpt or summary, 120)}"
             add(state, "denied", f"write\0{what}", [refused], record)

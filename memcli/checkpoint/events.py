@@ -35,7 +35,7 @@ def tool_failed(record: dict[str, object], state: dict[str, object]) -> None:
     to call it, or that it cannot do that here)."""
     tool, summary = text_of(record, "tool"), text_of(record, "summary")
     excerpt = text_of(record, "excerpt")
-    if summary.startswith(_FILE_VERBS) or signals.denied(excerpt) or signals.denied(summary):
+    if summary.startswith(_FILE_VERBS) or signals.denied(excerpt, summary):
         return
     line = tool_error_line(excerpt, summary)
     lowered = line.lower()

@@ -117,14 +117,14 @@ _LINE = st.one_of(
     last=st.booleans(),
 )
 def test_jsonl_records_finds_what_records_finds(lines: list[str], end: str, last: bool) -> None:
-    """The bulk read (one accelerator call for every line) finds exactly what reading each
+    """The bulk read (the accelerator reading each line in place) finds exactly what reading each
     line of ``str.splitlines()`` finds: torn, blank and bad lines, other line breaks, a last
     line without its end."""
     text = end.join(lines) + (end if lines and last else "")
     assert fastjson.jsonl_records(text) == fastjson.records(text.splitlines())
 
 
-def test_jsonl_records_reads_whole_lines_in_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_jsonl_records_reads_whole_lines_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
     text = '{"a": 1}\n{"b": [2]}\n5\n'
     assert fastjson.jsonl_records(text) == [{"a": 1}, {"b": [2]}]
     monkeypatch.setattr(fastjson, "records", lambda lines: pytest.fail("read line by line"))
