@@ -27,6 +27,7 @@ from memcli.compact import (
     events,
     explain,
     facts,
+    notices,
     prose,
     reported,
     reruns,
@@ -205,6 +206,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(facts.missing_tools(analysis.obs, ctx.session))
     drafts.extend(events.tool_failures(analysis.obs, ctx.session))
     drafts.extend(events.acted_on_warnings(analysis.obs, ctx.session))
+    drafts.extend(notices.drafts(analysis.obs, ctx.session))  # printed on run after run
     said = [o for o in [*analysis.conclusions, *analysis.notes] if not o.carried]
     drafts.extend(events.slow_runs(analysis.obs, said, ctx.session))
     drafts.extend(workflow.drafts(analysis.obs, ctx.session))  # checks run again, slow runs
