@@ -28,6 +28,7 @@ from memcli.compact import (
     explain,
     facts,
     notices,
+    pasted_context,
     prose,
     reported,
     reruns,
@@ -192,6 +193,9 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
     drafts.extend(prose.redirected(analysis.prompts, analysis.obs, ctx.session, ctx.instructions))
     ran = [o.input for o in analysis.obs if o.is_command]
+    drafts.extend(
+        pasted_context.drafts(analysis.prompts, ctx.session, ctx.used, ran, ctx.instructions)
+    )
     rejected = prose.rejected(analysis.conclusions, analysis.prompts)
     concluded = [c for c in analysis.conclusions if c.id not in rejected]
     drafts.extend(prose.decisions(concluded, ctx.session, ctx.used, ran))
