@@ -311,6 +311,11 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
         replayed = replay(session, work, env)
         imported = import_items(session, work, env)
         seconds = time.perf_counter() - started
+        keep = os.environ.get("QUALITY_KEEP")  # a folder to keep each replay's .memory in
+        if keep:
+            dest = Path(keep) / folder.name
+            shutil.rmtree(dest, ignore_errors=True)
+            shutil.copytree(work / "hooks" / ".memory", dest)
     texts = [item_text(item) for item in replayed["items"]]
     result = score(lessons, texts, replayed["reasons"])
     if imported is not None:
@@ -322,6 +327,7 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
         "checkpoint_blocks": len(replayed["reasons"]),
         "blocks_when_stop_hook_active": replayed["blocks_when_active"],
         "titles": [str(item.get("title", "")) for item in replayed["items"]],
+        "item_texts": texts,
         "unmatched_titles": unmatched_titles(lessons, replayed["items"]),
         "reasons": replayed["reasons"],
         "files_with_secrets": replayed["leaks"],

@@ -121,9 +121,9 @@ _ROOT_CAUSE_STATED = (
     r"\b(?:root cause|the (?:real |actual )?(?:cause|problem|issue|bug) (?:is|was)"
     r"|(?:was|is|were|are) caused by|turned out (?:to be|that)|the culprit"
     r"|(?:is|was) a (?:known|confirmed|documented) (?:\w+ )?(?:bug|issue|limitation|regression)"
-    r"|because (?:the |its |this |my |your |our )?[\w .`'/-]{1,60}?(?:doesn't|does not|don't"
-    r"|do not|didn't|did not|can't|cannot|isn't|is not|wasn't|was not|won't|has no|have no"
-    r"|aren't|are not|weren't|were not"
+    r"|because (?:the |its |this |my |your |our )?[\w .`'\"/-]{1,60}?(?:doesn't|does not|don't"
+    r"|do not|didn't|did not|can't|cannot|couldn't|could not|isn't|is not|wasn't|was not|won't"
+    r"|has no|have no|aren't|are not|weren't|were not"
     r"|lacks))\b"
 )
 

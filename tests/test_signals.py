@@ -335,6 +335,13 @@ def test_a_known_bug_is_a_stated_cause() -> None:
     assert signals.denied("Permission to use Bash has been auto-denied in dontAsk mode.")
 
 
+def test_what_could_not_happen_is_a_stated_cause() -> None:
+    said = 'Both uploads failed because the host "cache01" couldn\'t be resolved.'
+    assert phrasing.root_cause(said, True)
+    assert phrasing.root_cause("It broke because the mirror could not serve the index.", True)
+    assert not phrasing.root_cause("It failed because the flag was wrong.", True)  # "because" alone
+
+
 def test_a_count_line_without_a_numbered_failure_names_nothing() -> None:
     assert signals.failure("9 tests, 1 failure") == ("", "")
     assert signals.failure("12:30:45: build started") == ("", "")

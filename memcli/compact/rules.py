@@ -27,6 +27,8 @@ from memcli.compact import (
     events,
     explain,
     facts,
+    notices,
+    pasted_context,
     prose,
     reported,
     reruns,
@@ -191,6 +193,9 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
     drafts.extend(prose.redirected(analysis.prompts, analysis.obs, ctx.session, ctx.instructions))
     ran = [o.input for o in analysis.obs if o.is_command]
+    drafts.extend(
+        pasted_context.drafts(analysis.prompts, ctx.session, ctx.used, ran, ctx.instructions)
+    )
     rejected = prose.rejected(analysis.conclusions, analysis.prompts)
     concluded = [c for c in analysis.conclusions if c.id not in rejected]
     drafts.extend(prose.decisions(concluded, ctx.session, ctx.used, ran))
@@ -205,6 +210,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(facts.missing_tools(analysis.obs, ctx.session))
     drafts.extend(events.tool_failures(analysis.obs, ctx.session))
     drafts.extend(events.acted_on_warnings(analysis.obs, ctx.session))
+    drafts.extend(notices.drafts(analysis.obs, ctx.session))  # printed on run after run
     said = [o for o in [*analysis.conclusions, *analysis.notes] if not o.carried]
     drafts.extend(events.slow_runs(analysis.obs, said, ctx.session))
     drafts.extend(workflow.drafts(analysis.obs, ctx.session))  # checks run again, slow runs
