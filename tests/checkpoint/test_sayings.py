@@ -213,6 +213,25 @@ def test_findings_take_a_few_places_and_never_a_later_turns_lesson() -> None:
     assert [c["id"] for c in run._choose(state, config)] == [cause["id"]]
 
 
+def test_the_weakest_said_take_two_places_early_and_none_once_a_third_is_used() -> None:
+    questions = [
+        candidate("correction", f'the user asked: "why would we track this {n}?"', form="question")
+        for n in range(5)
+    ]
+    cause = candidate("cause", 'you said: "The root cause was a stale lock in `db.py`."')
+    assert all(sayings.strength(q) == 0 for q in questions) and sayings.strength(cause) > 0
+    config: dict[str, object] = {"max_per_turn": 8, "max_per_session": 24}
+    state: dict[str, object] = {"candidates": {c["id"]: c for c in questions}, "asked": []}
+    first = [c["id"] for c in run._choose(state, config)]
+    assert first == [questions[0]["id"], questions[1]["id"]]  # 2 a request, in order seen
+    # Once a third of the session's cap is used, only stronger evidence is asked about: the
+    # room stays for a later turn's lesson.
+    state["asked"] = [*first, *(f"earlier {n}" for n in range(6))]
+    assert run._choose(state, config) == []
+    state["candidates"][cause["id"]] = cause  # type: ignore[index]
+    assert [c["id"] for c in run._choose(state, config)] == [cause["id"]]
+
+
 _PIECES = [*"abc 12.`_/-", "because ", "turns out ", " from ", "cause ", "instead of ",
            "install ", "Error ", "old ", "fooBar ", "\u00e9", "**"]  # fmt: skip
 
