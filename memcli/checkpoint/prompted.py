@@ -12,6 +12,10 @@ a choice, terse norms typed after a turn, and what a long pasted context states.
   the assistant sentence by sentence, but the causes, decisions with their reasons and
   environment facts it states are read as a note's would be, the first few only.
 
+A terse prompt (a few words) that follows a closing message ending in a question answers it:
+its candidate names the question too ("keep it" | answering your question: "Delete
+`legacy/build.sh` as well, or keep it?"), which is what the answer is about.
+
 Challenges and fragments are weaker evidence than a correction in so many words: they carry
 ``form`` (``question``, ``fragment``, ``pasted``), which :func:`memcli.checkpoint.sayings.strength`
 ranks below it.
@@ -31,7 +35,13 @@ _INSTRUCTIONS = ("<system-reminder>", "<command-name>", "<command-message>", "cl
                  "agents.md")  # fmt: skip
 
 
+# A prompt of at most this many words that answers the closing message's question: the
+# question is its subject ("leave it" after "Remove kmod-x as well, or leave it?").
+TERSE_ANSWER = 14
+
+
 def prompt(record: dict[str, object], state: dict[str, object]) -> None:
+    question = state.pop(sayings.QUESTION, None)  # a prompt answers it, or moves on
     text = text_of(record, "excerpt")
     if not text or text.startswith("/"):
         return
@@ -48,6 +58,11 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
     assert isinstance(seen, set)
     text = _without_ide_notes(text)
     tagged = text.startswith("<")  # a notification, not typed
+    answering = (
+        [f'answering your question: "{question}"']
+        if isinstance(question, str) and question and len(text.split()) <= TERSE_ANSWER
+        else []
+    )
     for sentence in sayings.sentences(text)[:MAX_SENTENCES]:
         if sentence in seen:
             continue
@@ -55,10 +70,10 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
         words = len(sentence.split())
         if not 2 <= words <= 40:
             continue
-        said = [f'the user said: "{sentence}"']
+        said = [f'the user said: "{sentence}"', *answering]
         if "?" in sentence or sentence[:4].lower() == "why ":
             if not tagged and redirects.challenge(sentence):
-                said = [f'the user asked: "{sentence}"']
+                said = [f'the user asked: "{sentence}"', *answering]
                 add(state, "correction", sentence.lower(), said, record, form="question")
             continue
         if words >= 3 and phrasing.correction(sentence):

@@ -10,7 +10,7 @@ file, a command, an error, a version); narration does neither.
 
 from memcli import phrasing, redirects, signals, statements
 from memcli.checkpoint import reported
-from memcli.checkpoint.entries import add, candidate_id, text_of
+from memcli.checkpoint.entries import add, candidate_id, one_line, text_of
 from memcli.fastparse import fastre
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
@@ -53,6 +53,8 @@ def message(
     extra: dict[str, object] = {"origin": "note"} if mid_turn else {}
     # The cause of a pasted failure is said once, in its `fix` candidate.
     split = sentences(text)
+    if not mid_turn and mask is None:  # masked already: a closing message
+        _remember_question(split, state)
     taken = reported.said(split, state, mask) if not mid_turn else frozenset()
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
     assert isinstance(seen, set)
@@ -78,6 +80,21 @@ def message(
             add(state, "decision", sentence.lower(), said, record, form="approach", **extra)
         else:
             add(state, kind, sentence.lower(), said, record, **extra)
+
+
+QUESTION = "question"  # the state's key: the closing message's last question
+MAX_QUESTION = 200
+
+
+def _remember_question(split: list[str], state: dict[str, object]) -> None:
+    """Keep the last question of a closing message (masked), or forget the one before: the
+    user's next prompt may answer it in a few words ("leave it", "only the tests"), which say
+    nothing without it (see :func:`memcli.checkpoint.prompted.prompt`)."""
+    for sentence in reversed(split):
+        if sentence.rstrip("*_)").endswith("?") and len(sentence.split()) >= 4:
+            state[QUESTION] = one_line(sentence.replace("**", ""), MAX_QUESTION)
+            return
+    state.pop(QUESTION, None)
 
 
 def _known(state: dict[str, object], kind: str, sentence: str) -> bool:

@@ -157,3 +157,44 @@ def test_a_long_pasted_failure_is_still_read_as_one() -> None:
     state: dict[str, object] = {"session": "s"}
     candidates.scan([prompt(trace)], state)
     assert state.get("pasted")
+
+
+def conclusion(text: str) -> dict[str, Any]:
+    number = next(_numbers)
+    return {"id": f"o{number:06d}", "session": "s", "ts": "2026-12-01T10:00:00Z",
+            "agent": "claude-code", "kind": "conclusion", "summary": "", "excerpt": text,
+            "raw": f"raw/s.jsonl#o{number:06d}"}  # fmt: skip
+
+
+def lines_after(closing: str, *prompts: str) -> list[list[str]]:
+    state: dict[str, object] = {"session": "s"}
+    candidates.scan([prompt("tidy up the build scripts"), conclusion(closing),
+                     *(prompt(p) for p in prompts)], state)  # fmt: skip
+    entries = state.get("candidates") or {}
+    assert isinstance(entries, dict)
+    return [list(e["lines"]) for e in entries.values()]
+
+
+ASKED = (
+    "Removed the old scripts.\n\n"
+    "Would you like me to delete `legacy/build.sh` as well, or keep it for the release job?"
+)
+
+
+def test_a_terse_answer_names_the_question_it_answers() -> None:
+    assert lines_after(ASKED, "keep it") == [[
+        'the user said: "keep it"',
+        'answering your question: "Would you like me to delete `legacy/build.sh` as well, or '
+        'keep it for the release job?"',
+    ]]  # fmt: skip
+
+
+def test_a_question_is_answered_once_and_only_by_a_terse_prompt() -> None:
+    # the prompt after the answer answers nothing: the question was the one before
+    assert lines_after(ASKED, "yes go ahead", "only the unit tests") == [
+        ['the user said: "only the unit tests"']
+    ]
+    long = "keep it, and then also move the deploy notes into docs so the release job finds them"
+    assert all(len(lines) == 1 for lines in lines_after(ASKED, long))
+    # a closing message without a question: a terse norm stands alone
+    assert lines_after("Removed the old scripts.", "keep it") == [['the user said: "keep it"']]
