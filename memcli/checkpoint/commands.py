@@ -138,6 +138,8 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
         runs[key] = {"cmd": command, "line": line, "check": check, "work": [], "files": [],
                      "obs": [text_of(record, "id")], "ref": text_of(record, "raw"),
                      "ts": text_of(record, "ts"), "last": line, "kind": sig_kind}  # fmt: skip
+        if not line:
+            runs[key]["out"] = _output_line(text_of(record, "excerpt"))
         if sig_kind == "shell":
             shape = "".join(c for c in line if not c.isdigit())  # pids and addresses vary
             add(state, "env", f"shell\0{shape}", [f"`{one_line(command, 100)}` failed in the "
@@ -162,13 +164,25 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
             else:
                 return  # passed with nothing done in between: flaky, not a fix
         first = str(run.get("line") or "an error")
+        shown = first if run.get("line") or not run.get("out") else f'an error: "{run["out"]}"'
         add(state, "fix", f"{key}\0{first}",
-             [f"`{one_line(str(run['cmd']), 100)}` failed: {first}",
+             [f"`{one_line(str(run['cmd']), 100)}` failed: {shown}",
               f"then passed after: {'; '.join(work)[:150]}"],
              record, files=strings_of(run.get("files"))[:5], verified=True,
              obs=[*strings_of(run.get("obs")), text_of(record, "id")],
              refs=[r for r in (str(run.get("ref") or ""), text_of(record, "raw")) if r],
              )  # fmt: skip
+
+
+def _output_line(excerpt: str) -> str:
+    """The last line a failure with no error signature printed, its exit code aside: a shell's
+    own complaint ("unexpected EOF while looking for matching ``'"), a script's message. The
+    model reads it instead of "failed: an error", which says nothing of the cause."""
+    for raw in reversed(excerpt.splitlines()[-12:]):
+        line = raw.strip()
+        if line and not line.lower().startswith(("exit code", "[...", "failed (exit")):
+            return one_line(line, 120)
+    return ""
 
 
 _NOT_REMEDIES = frozenset(("-h", "--help", "-V", "--version", "-v", "--verbose", "-n",
