@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         {"__init__", "errors", "kinds", "ids", "timeutil", "atomic", "defaults", "untrusted"}
         | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs", "hookprogram"}
         | {"hooklauncher"}
-        | {"progress", "batchwork", "fastparse", "detached"},
+        | {"progress", "batchwork", "fastparse", "detached", "filestamps"},
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
