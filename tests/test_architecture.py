@@ -62,7 +62,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     (
         "records: the item model, YAML, settings, the item store",
         {"model", "yamlio", "yamlread", "config", "userconfig", "store", "identity", "layout"}
-        | {"itemfile", "itemcache", "itemlayout"},
+        | {"itemfile", "itemcache", "itemlayout", "itemcheck"},
     ),
     ("engines: the index and search, the user-level store's merge", {"retrieval", "userstore"}),
     (

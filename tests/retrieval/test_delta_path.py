@@ -82,7 +82,7 @@ def test_a_search_after_one_edit_reads_one_file_and_imports_no_builder(
     answer = json.loads(out)
     assert answer["found"] == [items[4].id] and answer["kind"] == "OverlaidIndex"
     heavy = {"memcli.retrieval.index_builder", "memcli.itemcache", "memcli.store", "hashlib"}
-    heavy |= {"tempfile", "yaml", "ruamel"}
+    heavy |= {"tempfile", "yaml", "ruamel", "dataclasses"}
     assert sorted(heavy & set(answer["modules"])) == []
     assert [r.id for r in search(repo, "memcached")] == [items[4].id]
 
