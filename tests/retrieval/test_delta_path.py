@@ -125,3 +125,28 @@ def test_a_delta_that_cannot_be_written_still_answers(
     monkeypatch.setattr(delta, "write", refuse)
     assert [r.id for r in search(repo, "docker")] == [items[1].id]
     assert not Path(loader.index_dir(paths), delta.DELTA_NAME).exists()
+
+
+def test_the_scan_keeps_regular_item_files_only_by_either_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    items = tmp_path / "items"
+    items.mkdir()
+    for name in ("b.yaml", "a.yml", "c.yaml"):
+        (items / name).write_text(f"id: {name}\n")
+    (items / ".hidden.yaml").write_text("id: hidden\n")
+    (items / "notes.txt").write_text("not an item\n")
+    (items / "folder.yaml").mkdir()
+    (items / "link.yaml").symlink_to(items / "b.yaml")
+    os.mkfifo(items / "pipe.yaml")
+    scanned = index_files.scan_items(str(items))
+    assert scanned[0] == ["a.yml", "b.yaml", "c.yaml"]
+    assert scanned[1] == [(items / n).stat().st_mtime_ns for n in scanned[0]]
+    assert scanned[2] == [(items / n).stat().st_size for n in scanned[0]]
+    monkeypatch.setattr(os, "supports_dir_fd", set())  # as on Windows
+    assert index_files.scan_items(str(items)) == scanned
+    monkeypatch.undo()
+    (tmp_path / "linked").symlink_to(items)
+    assert index_files.scan_items(str(tmp_path / "linked")) == ([], [], [])
+    assert index_files.scan_items(str(tmp_path / "missing")) == ([], [], [])
+    assert index_files.scan_items(str(items / "c.yaml")) == ([], [], [])
