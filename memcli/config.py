@@ -15,7 +15,7 @@ from typing import Any
 
 from memcli.defaults import DEFAULTS
 from memcli.errors import MemError
-from memcli.model import Problem
+from memcli.itemcheck import Problem
 from memcli.paths import StorePaths
 
 # Settings a committed config may not carry: each names a command to run. They are read

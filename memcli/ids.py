@@ -8,7 +8,6 @@ outside (``mem import``) are kept when they pass :func:`is_valid`.
 from __future__ import annotations
 
 import re
-import secrets
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford: no i, l, o, u
 ID_LENGTH = 10
@@ -18,6 +17,10 @@ _PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 def new_id() -> str:
+    # secrets imports hmac, and with it hashlib and OpenSSL's module: only a new item needs it,
+    # and validating one (the first search after an edit does) should not pay for it.
+    import secrets
+
     return "".join(secrets.choice(_ALPHABET) for _ in range(ID_LENGTH))
 
 

@@ -23,14 +23,16 @@ BLAKE2 digest in the header, and a file that does not match them is ignored and 
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import time
 from typing import Any
 
-from memcli import itemfile, untrusted
+from memcli import filestamps, itemfile, untrusted
 from memcli.batchwork import without_cycle_collector
+from memcli.filestamps import FINE_RACY_NS as FINE_RACY_NS
+from memcli.filestamps import RACY_NS as RACY_NS
+from memcli.filestamps import content_hash as content_hash
 from memcli.model import Item, Problem
 from memcli.paths import StorePaths
 from memcli.progress import report as report_progress
@@ -38,19 +40,13 @@ from memcli.retrieval import persisted
 
 CACHE_NAME = "items.bin"
 FORMAT = 1  # bump when what an entry holds changes
-RACY_NS = 2_000_000_000  # a file system that keeps whole seconds (or FAT's two)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # the items folder itself must not be a link
-FINE_RACY_NS = 100_000_000  # one with sub-second times: ten times a 100 Hz kernel tick
 ITEM_SUFFIXES = (".yaml", ".yml")
 
 # A parsed entry: [data, problems]. ``data`` is the validated item mapping (None when the
 # file is not an item), ``problems`` a list of [path, line, field, message].
 Entry = list[Any]
 Stat = tuple[int, int, int]  # mtime_ns, size, inode
-
-
-def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def cache_path(paths: StorePaths) -> str:
@@ -85,7 +81,7 @@ def scan(items_dir: str) -> tuple[list[str], dict[str, Stat | None]]:
 def racy_window(stats: dict[str, Stat | None]) -> int:
     """How recent an mtime must be to be distrusted: see the module's docstring."""
     mtimes = [s[0] for s in stats.values() if s is not None]
-    return FINE_RACY_NS if any(m % 1_000_000_000 for m in mtimes[:64]) else RACY_NS
+    return filestamps.racy_window(mtimes)
 
 
 class _Stored:

@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memcli import itemlayout, model
-from memcli.model import Problem
+from memcli import itemcheck, itemlayout
+from memcli.itemcheck import Problem
 from memcli.paths import StorePaths
 
 
@@ -49,7 +49,7 @@ def parse_named(
     if (
         fast is not None
         and fast.get("id") == _stem(name)
-        and not model.validate(fast, where, _no_line)
+        and not itemcheck.validate(fast, where, _no_line)
     ):
         return fast, []
     from memcli import yamlread
@@ -59,7 +59,7 @@ def parse_named(
         return None, [problem]
     assert doc is not None
     plain = doc.plain()
-    problems = model.validate(plain, where, doc.line_of)
+    problems = itemcheck.validate(plain, where, doc.line_of)
     if not problems and plain.get("id") != _stem(name):
         problems.append(
             Problem(where, doc.line_of("id"), "id", f"does not match the file name {name}")

@@ -9,7 +9,7 @@ names the path. (``items/`` and the item files are checked by the item store.)
 from __future__ import annotations
 
 from memcli import untrusted
-from memcli.model import Problem
+from memcli.itemcheck import Problem
 from memcli.paths import StorePaths
 
 _LINK = "a symlink (mem never follows links under .memory/)"

@@ -20,7 +20,7 @@ from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from memcli import timeutil, untrusted
-from memcli.model import Problem
+from memcli.itemcheck import Problem
 
 MAX_DEPTH = untrusted.MAX_YAML_DEPTH
 

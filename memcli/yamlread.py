@@ -36,7 +36,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode, SequenceNode
 
 from memcli import timeutil, untrusted
-from memcli.model import Problem
+from memcli.itemcheck import Problem
 
 MAX_DEPTH = untrusted.MAX_YAML_DEPTH
 

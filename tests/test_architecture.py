@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         {"__init__", "errors", "kinds", "ids", "timeutil", "atomic", "defaults", "untrusted"}
         | {"gitfiles", "gitlayer", "paths", "template", "hooks", "hookspecs", "hookprogram"}
         | {"hooklauncher"}
-        | {"progress", "batchwork", "fastparse", "detached"},
+        | {"progress", "batchwork", "fastparse", "detached", "filestamps"},
     ),
     (
         "the hook path: capture, privacy (the one redactor), what hooks observed, the log, project "
@@ -62,7 +62,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     (
         "records: the item model, YAML, settings, the item store",
         {"model", "yamlio", "yamlread", "config", "userconfig", "store", "identity", "layout"}
-        | {"itemfile", "itemcache", "itemlayout"},
+        | {"itemfile", "itemcache", "itemlayout", "itemcheck"},
     ),
     ("engines: the index and search, the user-level store's merge", {"retrieval", "userstore"}),
     (

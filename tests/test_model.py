@@ -88,3 +88,27 @@ def test_a_file_with_very_many_problems_reports_the_first_and_counts_the_rest() 
     problems = model.validate(data, "a.yaml", line_of)
     assert len(problems) == model.MAX_PROBLEMS + 1 and len(looked_up) == model.MAX_PROBLEMS
     assert problems[-1].message.endswith("more problems not shown")
+
+
+def test_a_problem_is_a_frozen_value_with_its_fields() -> None:
+    """Problem is written out (no dataclasses on the path of a search after an edit); it keeps
+    what the frozen dataclass gave: equality, hash, repr, vars() for JSON, no assignment."""
+    import pickle
+
+    problem = model.Problem("a.yaml", 3, "title", "must be text")
+    same = model.Problem("a.yaml", 3, "title", "must be text")
+    assert problem == same and hash(problem) == hash(same) and len({problem, same}) == 1
+    assert problem != model.Problem("a.yaml", 4, "title", "must be text")
+    assert str(problem) == "a.yaml:3: title: must be text"
+    assert repr(problem) == (
+        "Problem(path='a.yaml', line=3, field='title', message='must be text')"
+    )
+    assert vars(problem) == {
+        "path": "a.yaml",
+        "line": 3,
+        "field": "title",
+        "message": "must be text",
+    }
+    assert pickle.loads(pickle.dumps(problem)) == problem
+    with pytest.raises(AttributeError):
+        problem.line = 4  # type: ignore[misc]

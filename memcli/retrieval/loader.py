@@ -1,8 +1,9 @@
 """Open the persisted index for a query, rebuilding it first when it is stale.
 
-This is the query path: it imports nothing heavier than :mod:`marshal` and :mod:`array`. Only a
-stale index pulls in :mod:`memcli.retrieval.index_builder` (and, through the item store, the
-YAML library).
+This is the query path: it imports nothing heavier than :mod:`marshal` and :mod:`array`. A few
+changed item files (an edit, an added or removed item) are laid over the index as a delta by
+:mod:`memcli.retrieval.delta_builder`, which reads only those files; anything more pulls in
+:mod:`memcli.retrieval.index_builder` (and, through the item store, the YAML library).
 
 Freshness is stat-based, in two tiers (``state.bin`` records what was last verified):
 
@@ -125,11 +126,11 @@ def open_index(
         )
         if not quick:
             scanned = scan_items(items_dir)
-            if files_match(index, scanned):
+            recorded = index_files.recorded_files(folder)
+            if files_match(index, scanned, recorded):
                 write_state(folder, index.generation, stamp, now)
             else:
-                index.close()
-                index = None
+                index = _with_delta(paths, folder, index, scanned, recorded, stamp, now)
     if index is None:
         from memcli.retrieval import index_builder
 
@@ -147,6 +148,38 @@ def open_index(
 
             raise MemError(f"could not read the search index in {folder} after rebuilding it")
     return index
+
+
+def _with_delta(
+    paths: StorePaths,
+    folder: str,
+    index: LoadedIndex,
+    scanned: tuple[list[str], list[int], list[int]],
+    recorded: index_files.Recorded | None,
+    stamp: int,
+    now: int,
+) -> LoadedIndex | None:
+    """The index with a delta for the files the scan found changed (the usual first search
+    after an edit), or None (``index`` closed) when a build must decide: too many changes, no
+    record to compare with, or a folder it cannot write. The delta is what
+    :func:`index_builder.build` would write given the same scan, without importing the full
+    builder and the whole-store reader behind it. ``stamp`` and ``now`` were taken before the
+    scan, so anything that changed during it is looked at again by the next query."""
+    from memcli.retrieval import delta_builder
+
+    # An mtime is trusted once it is older than the racy window at a time before the files
+    # are read (any later write then stamps another mtime): now, after the scan, as a build.
+    read_ns = time.time_ns()
+    try:
+        report = delta_builder.update(paths, folder, index.file, scanned, read_ns, recorded)
+    except OSError:
+        report = None  # the build names what it cannot write, or makes a private index
+    finally:
+        index.close()
+    if report is None:
+        return None
+    write_state(folder, report.generation, stamp, now)
+    return open_loaded(folder)
 
 
 def _private_index(paths: StorePaths) -> LoadedIndex:
