@@ -145,7 +145,8 @@ def edit_one(repo: Path, number: int) -> None:
     """Edit one item file as `mem edit`, git and most editors do: a new file renamed over the
     old one. (An edit in place, which leaves the folder's mtime alone, is seen by the full
     check: at once by `mem reindex`, else within a minute; see docs/benchmarks.md.)"""
-    items = sorted((repo / ".memory" / "items").iterdir())
+    # item files only: `.gitkeep` sorts first, and replacing it changes nothing to index
+    items = sorted(p for p in (repo / ".memory" / "items").iterdir() if p.suffix == ".yaml")
     path = items[(number * 7919) % len(items)]
     text = path.read_text(encoding="utf-8")
     temporary = path.with_name(".edit.tmp")
