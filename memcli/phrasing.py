@@ -17,8 +17,7 @@ from memcli.fastparse import fastre
 IGNORECASE = fastre.IGNORECASE
 
 
-def _has(pattern: str, text: str, flags: int = IGNORECASE) -> bool:
-    return fastre.cached(pattern, flags).search(text) is not None
+_has = fastre.has
 
 
 _VERBS = (

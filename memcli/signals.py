@@ -30,8 +30,7 @@ def _find(pattern: str, text: str, flags: int = MULTILINE) -> str:
     return found.group(0).strip() if found else ""
 
 
-def _has(pattern: str, text: str, flags: int = IGNORECASE) -> bool:
-    return fastre.cached(pattern, flags).search(text) is not None
+_has = fastre.has
 
 
 # Lines that only say "something failed": runners, wrappers, exit codes. Never a signature.

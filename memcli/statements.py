@@ -19,8 +19,7 @@ from memcli.fastparse import fastre
 IGNORECASE = fastre.IGNORECASE
 
 
-def _has(pattern: str, text: str) -> bool:
-    return fastre.cached(pattern, IGNORECASE).search(text) is not None
+_has = fastre.has
 
 
 _REASON_WORDS = ("because", "so ", "since", "instead", "until ",

@@ -20,6 +20,10 @@ session and a few at a time, so a later turn's stronger lesson still finds room.
 from memcli.checkpoint import sayings
 from memcli.checkpoint.entries import PRIORITY
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 # Kinds that come from events (commands, their outputs, tool calls), not from prose.
 HAPPENED = frozenset(
     ("fix", "unresolved", "denied", "failed", "warning", "interrupted", "workflow")
@@ -86,14 +90,7 @@ def _few_findings(
     allowed = min(FINDINGS_PER_REQUEST, per_session // 4 - findings_asked)
     if len(asked) >= per_session // 2:
         allowed = 0
-    kept: list[dict[str, object]] = []
-    for candidate in prose:
-        if candidate.get("form") == "finding":
-            if allowed <= 0:
-                continue
-            allowed -= 1
-        kept.append(candidate)
-    return kept
+    return _at_most(prose, lambda c: c.get("form") == "finding", allowed)
 
 
 # The weakest of what was said (strength 0: a question that challenges a choice, a terse
@@ -113,9 +110,16 @@ def _few_weak(
     per_session: int,
 ) -> list[dict[str, object]]:
     allowed = WEAK_PER_REQUEST if len(asked) < per_session // 3 else 0
+    return _at_most(prose, lambda c: strengths[str(c.get("id"))] <= WEAK, allowed)
+
+
+def _at_most(
+    prose: list[dict[str, object]], limited: "Callable[[dict[str, object]], bool]", allowed: int
+) -> list[dict[str, object]]:
+    """``prose`` in order, keeping only the first ``allowed`` of the candidates ``limited``."""
     kept: list[dict[str, object]] = []
     for candidate in prose:
-        if strengths[str(candidate.get("id"))] <= WEAK:
+        if limited(candidate):
             if allowed <= 0:
                 continue
             allowed -= 1

@@ -99,6 +99,12 @@ def cached(pattern: str | bytes, flags: int = 0):  # type: ignore[no-untyped-def
     return found
 
 
+def has(pattern: str, text: str, flags: int = IGNORECASE) -> bool:
+    """Whether ``pattern`` (compiled once per process) occurs in ``text``; case-insensitive
+    unless ``flags`` say otherwise, as the rules read what people write."""
+    return cached(pattern, flags).search(text) is not None
+
+
 def memo_get(name: str, inputs: object) -> object:
     """A value derived from ``inputs`` and stored by :func:`memo_put`, or None."""
     entry = _cache.get(("memo", name))
