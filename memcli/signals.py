@@ -213,8 +213,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
 KINDS = frozenset((*(kind for kind, _pattern, _hints in _SHAPES_HINTED), "other"))  # failure's
-ENVIRONMENT = ("shell", "syntax", "missing-tool", "missing-package", "port", "permission", "version",
-               "interactive", "network", "service", "shell-state")  # fmt: skip
+ENVIRONMENT = ("shell", "syntax", "missing-tool", "missing-package", "port", "permission",
+               "version", "interactive", "network", "service", "shell-state")  # fmt: skip
 
 _GENERIC_FALLBACK = (
     r"(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"
