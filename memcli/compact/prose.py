@@ -110,6 +110,14 @@ _LACK_THEN = re.compile(
     r"|i'll|we'll|you|the fix|that i|that we)\b)\w",
     re.I,
 )
+# A symptom and its cause in one clause: "the commit was hanging because of GPG signing",
+# "the build kept failing because the cache ...". A failure verb says what went wrong, so the
+# "because" names why (a plain "because" beside any verb is too weak a cause).
+_SYMPTOM_BECAUSE = re.compile(
+    r"\b(?:was|were|is|are|kept|keeps)\s+(?:hanging|hung|failing|crashing|freezing|stuck"
+    r"|timing out|blocked|broken|rejected|refused|erroring)\b[^.;?!]{0,40}?\bbecause\b",
+    re.I,
+)
 _NAMED_SUBJECT = re.compile(r"`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b\w+\.\w+\b")
 _RESTATED_WORDS = 6  # fewer words than this beside a command's code span: a restatement
 # A guess said while working, before anything confirmed it.
@@ -331,7 +339,11 @@ def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
     )
     if not 6 <= _word_count(sentence) <= 60 or not concrete:
         return None
-    if phrasing.root_cause(sentence, True) or _lack_then(sentence):
+    if (
+        phrasing.root_cause(sentence, True)
+        or _lack_then(sentence)
+        or _SYMPTOM_BECAUSE.search(sentence)
+    ):
         return "pitfall"
     if not mid_turn and redirects.explained(sentence) == "replaced":
         return "pitfall"
