@@ -123,3 +123,15 @@ def test_a_cause_in_the_trimmed_middle_of_a_long_closing_message_is_read(repo: P
     assert "The commit was hanging because of GPG signing waiting for a pinentry in VSCode" in (
         titles
     )
+
+
+def test_a_table_row_and_a_failing_because_are_no_lesson(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        run_cmd("npm test", "12 passed", True),
+        said("| Security | 8.5/10 | Exceptional, needs validation |\n"
+             "The `build` is failing because the TUI package hasn't exported the theme types."),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    assert [i.title for i in memory.items()] == []
