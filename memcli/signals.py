@@ -72,6 +72,16 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         r"|.*\bcouldn't allocate heap.*)$",
     ),
     (
+        # The shell could not parse the command line (a here-document followed by more on its
+        # line, quotes or backticks another shell's syntax left open): nothing ran, and the
+        # lesson is how to write commands for this shell, whatever the command was.
+        "syntax",
+        r"(?:\b(?:ba|z|da|k)?sh(?:\.exe)?:(?: [^:\n]{1,40}:){0,3} (?:syntax error\b.*"
+        r"|Syntax error: .*|unexpected EOF while looking for matching .*|parse error near .*)"
+        r"|The string is missing the terminator: .*"  # PowerShell's parser
+        r"|Unexpected token '[^'\n]{1,80}' in expression or statement.*)$",
+    ),
+    (
         "missing-tool",
         r"(?:command not found|: not found$"
         r"|is not recognized as (?:an internal|the name of a cmdlet)"  # cmd.exe, PowerShell
@@ -168,6 +178,8 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 # pattern to be worth running: most outputs skip most patterns.
 _HINTS: dict[str, tuple[str, ...]] = {
     "shell": ("cygheap", "child_copy", "fork:", "cygpath", "dll loading", "allocate heap"),
+    "syntax": ("syntax error", "unexpected eof", "parse error near", "missing the terminator",
+               "in expression or statement"),
     "missing-tool": ("not found", "not recognized", "os error 2", "executable file"),
     "missing-package": ("module", "package", "satisfies", "distribution", "unresolved import",
                         "resolve", "ts2307", "importerror"),
@@ -201,8 +213,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
 KINDS = frozenset((*(kind for kind, _pattern, _hints in _SHAPES_HINTED), "other"))  # failure's
-ENVIRONMENT = ("shell", "missing-tool", "missing-package", "port", "permission", "version",
-               "interactive", "network", "service", "shell-state")  # fmt: skip
+ENVIRONMENT = ("shell", "syntax", "missing-tool", "missing-package", "port", "permission",
+               "version", "interactive", "network", "service", "shell-state")  # fmt: skip
 
 _GENERIC_FALLBACK = (
     r"(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"

@@ -170,6 +170,28 @@ SHAPES = [
         "tests",
         "CartTest#test_tax: Expected: 110",
     ),
+    # The shell's own parser: nothing ran (a here-document chained on, another shell's quotes).
+    (
+        "Exit code 2\nbash: -c: line 4: syntax error near unexpected token `&&'",
+        "syntax",
+        "bash: -c: line 4: syntax error near unexpected token `&&'",
+    ),
+    (
+        "Exit code 2\n/usr/bin/bash: eval: line 1: unexpected EOF while looking for matching ``'",
+        "syntax",
+        "/usr/bin/bash: eval: line 1: unexpected EOF while looking for matching ``'",
+    ),
+    (
+        '/bin/sh: 1: Syntax error: "(" unexpected',
+        "syntax",
+        '/bin/sh: 1: Syntax error: "(" unexpected',
+    ),
+    ("zsh: parse error near `)'", "syntax", "zsh: parse error near `)'"),
+    (
+        'At line:1 char:6\n+ echo "abc\n+      ~~~~\nThe string is missing the terminator: ".',
+        "syntax",
+        'The string is missing the terminator: ".',
+    ),
 ]
 
 
@@ -363,3 +385,15 @@ def test_denied_reads_output_and_summary_in_one_pass_as_each_alone(
     excerpt: str, summary: str
 ) -> None:
     assert signals.denied(excerpt, summary) == (signals.denied(excerpt) or signals.denied(summary))
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        'psql:q.sql:3: ERROR:  syntax error at or near "FORM"',
+        "jq: error: syntax error, unexpected INVALID_CHARACTER (Unix shell quoting issues?)",
+        '  File "a.py", line 2\n    def f(:\n          ^\nSyntaxError: invalid syntax',
+    ],
+)
+def test_another_programs_syntax_error_is_not_the_shells(output: str) -> None:
+    assert signals.failure(output)[0] != "syntax"

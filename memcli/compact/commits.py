@@ -3,7 +3,8 @@ why ("Configure the test workflow to run only on PRs" with "Changed the triggers
 running on every push") is a **decision** (assumed), even when no decision word is in it.
 
 Only with a reason in the subject or the body's first line ("to avoid", "instead of", "This
-reduces ..."): a subject alone says what changed, not why (the checkpoint still asks about it; the
+reduces ..."), or a subject naming the old and the new shape ("replace X with Y", "split X
+into Y"): a subject alone says what changed, not why (the checkpoint still asks about it; the
 model knows). Routine commits ("WIP", "Merge ...", "Bump version") never. The message is read
 from the command's raw record, where it is whole and its line ends survive (capture keeps a
 command as one line of 200 characters); a subject that cannot be told from its body (a
@@ -12,12 +13,31 @@ one-line heredoc, with no raw record) makes nothing.
 
 from __future__ import annotations
 
+import re
+
 from memcli import commit_messages, statements
 from memcli.compact import text
 from memcli.compact.drafts import Draft, evidence, importance
 from memcli.compact.observations import Obs
 
 MAX_SUBJECT = 150  # longer: a one-line heredoc whose subject and body run together
+# A subject that names the shape a change gave the code, old and new ("replace show/hide pairs
+# with one helper", "split main.ts into modules: a, b", "move from npm to pnpm", "reorganize
+# the layout: core/, utils/"): the design is in the subject even without a "because".
+_RESHAPED = re.compile(
+    r"\breplac(?:e|es|ed|ing)\b.{1,80}?\bwith\b"
+    r"|\b(?:split|extract(?:ed|s)?|merg(?:e|ed|es)|consolidat(?:e|ed|es)|fold(?:ed|s)?)\b"
+    r".{1,80}?\binto\b"
+    r"|\b(?:mov(?:e|ed|es)|migrat(?:e|ed|es)|switch(?:ed|es)?|port(?:ed|s)?)\b.{0,60}?"
+    r"\bfrom\b.{1,60}?\bto\b"
+    r"|\b(?:reorganiz|restructur|reorganis)(?:e|ed|es)\b[^:]{0,60}:.*,",
+    re.I,
+)
+
+
+def reshaped(subject: str) -> bool:
+    """Whether a commit subject names the old and the new shape of what it changed."""
+    return _RESHAPED.search(subject) is not None
 
 
 def is_commit(o: Obs) -> bool:
@@ -40,7 +60,7 @@ def drafts(obs: list[Obs], whole: dict[str, str], session: str) -> list[Draft]:
         # The why of the subject: the subject itself or the body's first line. A reason
         # further down belongs to one bullet of a many-part commit, not to its subject.
         why = lines[1].rstrip(":") if len(lines) > 1 and statements.with_reason(lines[1]) else ""
-        if not why and not statements.with_reason(subject):
+        if not why and not statements.with_reason(subject) and not reshaped(subject):
             continue
         key = text.normalized(subject)
         if key in seen:

@@ -102,6 +102,9 @@ def drafts(
         if kind == "shell":
             out.append(shell_failure(line, o, None, session))
             continue
+        if kind == "syntax":
+            out.append(shell_syntax(line, o, session))
+            continue
         out.append(
             _fact(
                 "environment",
@@ -197,6 +200,30 @@ def shell_failure(line: str, first: Obs, passed: Obs | None, session: str) -> Dr
         evidence=[e for e in proof if e],
         signature=commands.signature(line),
     )
+
+
+# What in a command line the shell may have stumbled on, named in the lesson: the next
+# session needs the construct to avoid, not this one command.
+_CONSTRUCTS = (
+    ("<<", "a here-document (`<<`) with more commands after it"),
+    ("`", "backticks (another shell's escape character, or command substitution)"),
+    ("$(", "a command substitution (`$(...)`)"),
+)
+
+
+def shell_syntax(line: str, o: Obs, session: str) -> Draft:
+    """A command line the shell could not parse, never made to pass as written: an env fact
+    on how to write commands for this shell (what it holds that the shell may have stumbled
+    on), since nothing the command would have done ran."""
+    held = [what for marker, what in _CONSTRUCTS if marker in o.input]
+    # The error first: a long command line is cut from the title, never the shell's words.
+    title = f"The shell could not parse a command line ({line.rstrip(':')}): " + (
+        f"`{commands.shown(o.input)}`"
+    )
+    body = f"Symptom: {line}\nNothing ran: the shell rejected the command line itself."
+    if held:
+        body += " It holds " + "; ".join(held) + ": split it up or quote it otherwise."
+    return _fact("syntax", f"syntax\0{line}", title, body, o, session)
 
 
 def is_setup(command_line: str) -> bool:

@@ -100,6 +100,26 @@ _SYMPTOM = re.compile(
     r"|\bbut (?:the |an? )?[\w ]{0,30}\bexpects?\b",
     re.I,
 )
+# A cause stated as a missing behaviour and its consequence, cause first: "`PythonDomain`
+# doesn't override it, so implicit xrefs lack the module", "the cache never checks the theme,
+# so ...". Not a plan after the "so" ("..., so I'll add it"), and the subject of the missing
+# behaviour must be named (code, a CamelCase name, a file, a dotted name), not a pronoun.
+_LACK_THEN = re.compile(
+    r"\b(?:doesn'?t|does not|don'?t|do not|didn'?t|did not|never|can'?t|cannot|isn'?t|is not"
+    r"|wasn'?t|was not|has no|have no|lacks?)\b[^.;:?!]{1,80}?,? so (?!(?:i|we|let|let's|now"
+    r"|i'll|we'll|you|the fix|that i|that we)\b)\w",
+    re.I,
+)
+# A symptom and its cause in one clause: "the commit was hanging because of GPG signing",
+# "the push was rejected because ...". A verb of what went wrong says the "because" names
+# why (a plain "because" beside any verb is too weak a cause). Not "failing because": about
+# tests that is a test outcome, pitfall territory only with an episode behind it.
+_SYMPTOM_BECAUSE = re.compile(
+    r"\b(?:was|were|is|are|kept|keeps)\s+(?:hanging|hung|crashing|freezing|stuck"
+    r"|timing out|blocked|rejected|refused)\b[^.;?!]{0,40}?\bbecause\b",
+    re.I,
+)
+_NAMED_SUBJECT = re.compile(r"`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b\w+\.\w+\b")
 _RESTATED_WORDS = 6  # fewer words than this beside a command's code span: a restatement
 # A guess said while working, before anything confirmed it.
 _GUESS = re.compile(
@@ -320,11 +340,21 @@ def _cause_of(sentence: str, mid_turn: bool = False) -> str | None:
     )
     if not 6 <= _word_count(sentence) <= 60 or not concrete:
         return None
-    if phrasing.root_cause(sentence, True):
+    if (
+        phrasing.root_cause(sentence, True)
+        or _lack_then(sentence)
+        or _SYMPTOM_BECAUSE.search(sentence)
+    ):
         return "pitfall"
     if not mid_turn and redirects.explained(sentence) == "replaced":
         return "pitfall"
     return None
+
+
+def _lack_then(sentence: str) -> bool:
+    """A named thing's missing behaviour, then what follows from it (see `_LACK_THEN`)."""
+    found = _LACK_THEN.search(sentence)
+    return found is not None and _NAMED_SUBJECT.search(sentence[: found.start()]) is not None
 
 
 def _kind_of(sentence: str) -> str | None:

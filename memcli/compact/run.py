@@ -18,7 +18,7 @@ from memcli.compact import buffers, carry, commits, merge, rules, session, summa
 from memcli.compact.drafts import Draft
 from memcli.compact.observations import Obs, from_records
 from memcli.errors import MemError
-from memcli.observed import buffer
+from memcli.observed import buffer, filters
 from memcli.paths import StorePaths
 
 if TYPE_CHECKING:
@@ -121,6 +121,7 @@ def compact_observations(
     session_id = next((o.session for o in obs if o.session), name)
     carried = carry.restore(state)  # open episodes of earlier batches, before this one's
     analysis = rules.analyse([*carried, *(replace(o, index=len(carried) + o.index) for o in obs)])
+    _whole_conclusions(paths.local, analysis, raws or {})
     ctx = rules.Context(
         session=session_id,
         instructions=text.InstructionFiles(_instruction_texts(memory.root)),
@@ -228,6 +229,25 @@ def _whole_commits(
     wanted = [o for o in analysis.obs if commits.is_commit(o) and not o.carried]
     found = {k: _command_of(v) for k, v in _raw_payloads(local, wanted, raws).items()}
     return {k: v for k, v in found.items() if v}
+
+
+MAX_CONCLUSION_CHARS = 20_000  # a closing message longer than this is a pasted document
+
+
+def _whole_conclusions(
+    local: Path, analysis: rules.Analysis, raws: dict[str, dict[str, Any]]
+) -> None:
+    """Closing messages that capture trimmed (it keeps a long text's head and tail, and a
+    long summary states its cause in the middle: "The commit was hanging because ...") are
+    read whole from their (masked) raw records, in place, so every rule sees the same text."""
+    marker = filters.TRIM_MARKER.split("{}", 1)[0]
+    wanted = [o for o in analysis.conclusions if o.kind == "conclusion" and marker in o.excerpt]
+    found = _raw_payloads(local, wanted, raws)
+    for o in wanted:
+        payload = found.get(o.id)
+        said = payload.get("last_assistant_message") if isinstance(payload, dict) else None
+        if isinstance(said, str) and len(o.excerpt) < len(said) <= MAX_CONCLUSION_CHARS:
+            o.excerpt = said
 
 
 def _raw_payloads(

@@ -89,7 +89,10 @@ _STATUS_MARKS = frozenset("✅✔☑✓❌✗✘❎🟢🔴")
 
 
 def status_line(sentence: str) -> bool:
-    """A checklist line ("✅ `export.py` (new, 10KB)"): a status, never a cause or a title."""
+    """A checklist line ("✅ `export.py` (new, 10KB)") or a Markdown table row ("| Security |
+    8.5/10 | needs validation |"): a status or a cell, never a cause or a title."""
+    if sentence[:1] == "|" and sentence.count("|") >= 2:
+        return True
     return sentence[:1] in _STATUS_MARKS
 
 

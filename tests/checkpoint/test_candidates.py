@@ -375,10 +375,15 @@ def test_a_step_added_before_the_same_command_is_its_remedy() -> None:
 
 def test_a_fix_of_a_failure_without_an_error_line_shows_what_it_printed() -> None:
     line = 'powershell.exe -Command "git commit -F msg.txt"'
-    complaint = "/usr/bin/bash: eval: line 1: unexpected EOF while looking for matching ``'"
+    complaint = "hint: Waiting for your editor to close the file..."
     got = found([cmd(line, False, f"Exit code 2\n{complaint}"), edit("commit.ps1"),
                  cmd(line, True, "[main 1a2b3c4] Add the audit")])  # fmt: skip
     assert f'failed: an error: "{complaint}"' in got["fix"]["lines"][0]
+    # the shell's own parse error is a signature: shown as one
+    parse = "/usr/bin/bash: eval: line 1: unexpected EOF while looking for matching ``'"
+    got = found([cmd(line, False, f"Exit code 2\n{parse}"), edit("commit.ps1"),
+                 cmd(line, True, "[main 1a2b3c4] Add the audit")])  # fmt: skip
+    assert got["fix"]["lines"][0] == f"`{line}` failed: {parse}"
     # nothing printed but the exit code: nothing more to show
     got = found([cmd("./sync.sh", False, "Exit code 1"), edit("sync.sh"), cmd("./sync.sh", True)])
     assert got["fix"]["lines"][0] == "`./sync.sh` failed: an error"
