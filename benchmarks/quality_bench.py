@@ -316,6 +316,9 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
             dest = Path(keep) / folder.name
             shutil.rmtree(dest, ignore_errors=True)
             shutil.copytree(work / "hooks" / ".memory", dest)
+            if (work / "import" / ".memory").is_dir():  # to diff against the replay's
+                shutil.rmtree(f"{dest}.import", ignore_errors=True)
+                shutil.copytree(work / "import" / ".memory", f"{dest}.import")
     texts = [item_text(item) for item in replayed["items"]]
     result = score(lessons, texts, replayed["reasons"])
     if imported is not None:
