@@ -104,54 +104,63 @@ def hook_steps(
     base = {"session_id": session_id, "transcript_path": transcript, "cwd": cwd}
     steps = [Step(0, {**base, "hook_event_name": "SessionStart", "source": "startup"})]
     calls: dict[str, tuple[str, Any]] = {}
-    last_said, in_turn = "", False
+    # in_turn: a prompt opened a turn; answered: the model said or did something in it. A
+    # turn the model answered ends with Stop whatever its last message holds (text, a tool's
+    # aftermath, thinking alone); a local slash command's has no answer and no Stop.
+    last_said, in_turn, answered = "", False, False
 
     def stop(lines: int) -> None:
+        if not answered:
+            return
         payload = {**base, "hook_event_name": "Stop", "stop_hook_active": False}
         steps.append(Step(lines, {**payload, "last_assistant_message": last_said}))
 
     for number, record in enumerate(records):
         content = (record.get("message") or {}).get("content")
         blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        side = bool(record.get("isSidechain"))
         if record.get("type") == "assistant" and record.get("isApiErrorMessage"):
-            if not record.get("isSidechain") and in_turn:
+            if not side and in_turn:
                 # The API refused the turn (a usage limit): Claude Code fires StopFailure.
                 said = _text(content).strip()
                 error = record.get("error") if isinstance(record.get("error"), str) else "unknown"
                 steps.append(Step(number + 1, {**base, "hook_event_name": "StopFailure",
                                                "error": error, "error_details": said,
                                                "last_assistant_message": said}))  # fmt: skip
-                last_said, in_turn = "", False
+                last_said, in_turn, answered = "", False, False
             continue
         if record.get("type") == "assistant":
+            answered = answered or not side
             for block in blocks:
                 if block.get("type") == "tool_use":
                     calls[str(block.get("id"))] = (str(block.get("name")), block.get("input"))
-                elif block.get("type") == "text" and not record.get("isSidechain"):
-                    last_said, in_turn = str(block.get("text", "")), True
+                elif block.get("type") == "text" and not side:
+                    last_said = str(block.get("text", ""))
             continue
         if record.get("type") != "user":
             continue
-        said = _text(content).strip()
-        if said.startswith(INTERRUPTED):
-            in_turn = False  # Claude Code runs no Stop hook for an interrupted turn
-            continue
-        prompt = _typed_prompt(record)
-        new_turn = said.startswith(("<task-notification>", "<command-"))
-        if prompt is not None or (new_turn and not record.get("isSidechain")):
-            if in_turn:
-                stop(number)
-            last_said, in_turn = "", True
-        if prompt is not None:
-            payload = {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
-            steps.append(Step(number + 1, {**payload, "permission_mode": "default"}))
+        # Tool results first: a tool the user interrupted still fires PostToolUseFailure
+        # (with is_interrupt), and then the turn is over without a Stop.
         for block in blocks:
             if block.get("type") == "tool_result" and str(block.get("tool_use_id")) in calls:
                 tool = _tool_payload(base, record, block, calls)
                 if tool is not None:
                     steps.append(Step(number + 1, tool))
-    if in_turn:
-        stop(len(records))
+                    if tool.get("is_interrupt") and not side:
+                        in_turn = answered = False
+        said = _text(content).strip()
+        if said.startswith(INTERRUPTED):
+            in_turn = answered = False  # Claude Code runs no Stop for an interrupted turn
+            continue
+        prompt = _typed_prompt(record)
+        new_turn = said.startswith(("<task-notification>", "<command-"))
+        if prompt is not None or (new_turn and not side):
+            stop(number)
+            last_said, in_turn, answered = "", True, False
+        if prompt is not None:
+            payload = {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+            steps.append(Step(number + 1, {**payload, "permission_mode": "default"}))
+    stop(len(records))
     steps.append(Step(len(records), {**base, "hook_event_name": "SessionEnd", "reason": "other"}))
     return steps
 
