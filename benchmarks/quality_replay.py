@@ -2,15 +2,17 @@
 
 A Claude Code transcript (one JSON object a line) is walked in order: a prompt the user typed
 gives `UserPromptSubmit`, every tool call whose result comes back gives `PostToolUse` (or
-`PostToolUseFailure` when the result is an error; sub-agent calls included, as Claude Code fires
-hooks for them too; nothing for a call the user turned down, which never ran), the end of every
-turn that was not interrupted gives `Stop` with the last thing the assistant said (a turn ends
-at the next prompt, slash command or task notification), and `SessionStart` and `SessionEnd`
-frame the session. Each event carries how many transcript lines exist when it fires, so the
-replay can grow the transcript file as Claude Code does. An OpenHands trajectory, a pi session
-or a SWE-agent trajectory is first rewritten as Claude-Code-shaped transcript lines (see
-`quality_formats.py`), then walked the same way; a Codex rollout gives the Codex hook events
-of mem's own converter (:func:`codex_steps`).
+`PostToolUseFailure` when the result is an error, or a tool the user interrupted; sub-agent
+calls included, as Claude Code fires hooks for them too; nothing for a call the user turned
+down, which never ran), the end of every turn the model answered and the user did not
+interrupt gives `Stop` with the last thing the assistant said (a turn ends at the next prompt,
+slash command or task notification, or with the transcript), and `SessionStart` and
+`SessionEnd` frame the session. Each event carries how many transcript lines exist when it
+fires, so the replay can grow the transcript file as Claude Code does. An OpenHands
+trajectory, a pi session or a SWE-agent trajectory is first rewritten as Claude-Code-shaped
+transcript lines by the conversion `mem import` uses (`memcli/compact/other_agents.py`), then
+walked the same way; a Codex rollout gives the Codex hook events of mem's own converter
+(:func:`codex_steps`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quality_formats import from_openhands, from_pi, from_swe_agent
+from memcli.compact.other_agents import from_openhands, from_pi, from_swe_agent
 
 # Lines Claude Code writes as user lines but submits as no prompt. Not "<task-notification>":
 # a background task's notification is a queued command that goes through the same input
