@@ -13,8 +13,10 @@ the transcript as it grows, so the Stop captures read their mid-turn notes from 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +60,10 @@ def replay(root: Path, transcript: Path) -> set[str]:
     event (as subprocesses, in the repository), the transcript written up to that event."""
     from memcli import hooks
 
-    subprocess.run(["mem", "hooks", "install", "--agent", "claude-code"], cwd=root,
+    # this interpreter's `mem` (and `mem-hook`), as the user's installed one would be
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("MEM_DISABLE", None)
+    subprocess.run(["mem", "hooks", "install", "--agent", "claude-code"], cwd=root, env=env,
                    check=True, capture_output=True)  # fmt: skip
     settings_file = hooks.settings_path("claude-code", "project", root, Path.home())
     installed = json.loads(settings_file.read_text(encoding="utf-8"))["hooks"]
@@ -70,7 +75,7 @@ def replay(root: Path, transcript: Path) -> set[str]:
         for group in installed.get(payload["hook_event_name"], []):
             for handler in group["hooks"]:
                 done = subprocess.run(
-                    handler["command"], shell=True, cwd=root, input=json.dumps(payload),
+                    handler["command"], shell=True, cwd=root, env=env, input=json.dumps(payload),
                     capture_output=True, text=True, check=False,
                 )  # fmt: skip
                 assert done.returncode == 0, done.stderr
