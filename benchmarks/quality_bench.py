@@ -11,8 +11,8 @@ and the previous compactor, commit --baseline, installed into its own venv under
    session goes); what every `Stop` hook prints is recorded (a checkpoint's
    `{"decision": "block", "reason": ...}`);
 3. at the end, `mem compact --all` until nothing is pending;
-4. in a second repository, `mem import` of the session file (`--format claude-code` or
-   `codex`; OpenHands and pi sessions have no import format).
+4. in a second repository, `mem import` of the session file (`--format claude-code`, `codex`,
+   `pi`, `swe-agent` or `openhands`: see IMPORT_FORMATS).
 
 Scores against the session's gold lessons (`gold.yaml`, see `quality_score.py`): recall from
 items, recall from items plus the Stop hooks' block reasons, import recall, and the share of
@@ -69,6 +69,14 @@ CACHE = ROOT / ".bench"
 DEFAULT_BASELINE = "2e98dd6"
 HOOK_TIMEOUT = 60  # seconds; Claude Code's own default is 600
 SETTINGS = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
+# How `mem import` reads each kind of session file (a baseline without the format gets none).
+IMPORT_FORMATS = {
+    "transcript.jsonl": "claude-code",
+    "rollout.jsonl": "codex",
+    "pi-session.jsonl": "pi",
+    "trajectory.traj": "swe-agent",
+    "trajectory.json": "openhands",
+}
 SESSION_FILES = (
     "transcript.jsonl",
     "trajectory.json",
@@ -280,7 +288,7 @@ def leaked_files(store: Path) -> list[str]:
 
 
 def import_items(session: Path, work: Path, env: dict[str, str]) -> list[dict[str, Any]] | None:
-    fmt = {"transcript.jsonl": "claude-code", "rollout.jsonl": "codex"}.get(session.name)
+    fmt = IMPORT_FORMATS.get(session.name)
     if fmt is None:
         return None  # mem import has no format for this agent's sessions
     repo = fresh_repo(work / "import", env)
@@ -316,6 +324,9 @@ def measure(folder: Path, bin_dir: Path) -> tuple[Score, dict[str, Any]]:
             dest = Path(keep) / folder.name
             shutil.rmtree(dest, ignore_errors=True)
             shutil.copytree(work / "hooks" / ".memory", dest)
+            if (work / "import" / ".memory").is_dir():  # to diff against the replay's
+                shutil.rmtree(f"{dest}.import", ignore_errors=True)
+                shutil.copytree(work / "import" / ".memory", f"{dest}.import")
     texts = [item_text(item) for item in replayed["items"]]
     result = score(lessons, texts, replayed["reasons"])
     if imported is not None:

@@ -2,15 +2,17 @@
 
 A Claude Code transcript (one JSON object a line) is walked in order: a prompt the user typed
 gives `UserPromptSubmit`, every tool call whose result comes back gives `PostToolUse` (or
-`PostToolUseFailure` when the result is an error; sub-agent calls included, as Claude Code fires
-hooks for them too; nothing for a call the user turned down, which never ran), the end of every
-turn that was not interrupted gives `Stop` with the last thing the assistant said (a turn ends
-at the next prompt, slash command or task notification), and `SessionStart` and `SessionEnd`
-frame the session. Each event carries how many transcript lines exist when it fires, so the
-replay can grow the transcript file as Claude Code does. An OpenHands trajectory, a pi session
-or a SWE-agent trajectory is first rewritten as Claude-Code-shaped transcript lines (see
-`quality_formats.py`), then walked the same way; a Codex rollout gives the Codex hook events
-of mem's own converter (:func:`codex_steps`).
+`PostToolUseFailure` when the result is an error, or a tool the user interrupted; sub-agent
+calls included, as Claude Code fires hooks for them too; nothing for a call the user turned
+down, which never ran), the end of every turn the model answered and the user did not
+interrupt gives `Stop` with the last thing the assistant said (a turn ends at the next prompt,
+slash command or task notification, or with the transcript), and `SessionStart` and
+`SessionEnd` frame the session. Each event carries how many transcript lines exist when it
+fires, so the replay can grow the transcript file as Claude Code does. An OpenHands
+trajectory, a pi session or a SWE-agent trajectory is first rewritten as Claude-Code-shaped
+transcript lines by the conversion `mem import` uses (`memcli/compact/other_agents.py`), then
+walked the same way; a Codex rollout gives the Codex hook events of mem's own converter
+(:func:`codex_steps`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quality_formats import from_openhands, from_pi, from_swe_agent
+from memcli.compact.other_agents import from_openhands, from_pi, from_swe_agent
 
 # Lines Claude Code writes as user lines but submits as no prompt. Not "<task-notification>":
 # a background task's notification is a queued command that goes through the same input
@@ -104,54 +106,63 @@ def hook_steps(
     base = {"session_id": session_id, "transcript_path": transcript, "cwd": cwd}
     steps = [Step(0, {**base, "hook_event_name": "SessionStart", "source": "startup"})]
     calls: dict[str, tuple[str, Any]] = {}
-    last_said, in_turn = "", False
+    # in_turn: a prompt opened a turn; answered: the model said or did something in it. A
+    # turn the model answered ends with Stop whatever its last message holds (text, a tool's
+    # aftermath, thinking alone); a local slash command's has no answer and no Stop.
+    last_said, in_turn, answered = "", False, False
 
     def stop(lines: int) -> None:
+        if not answered:
+            return
         payload = {**base, "hook_event_name": "Stop", "stop_hook_active": False}
         steps.append(Step(lines, {**payload, "last_assistant_message": last_said}))
 
     for number, record in enumerate(records):
         content = (record.get("message") or {}).get("content")
         blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        side = bool(record.get("isSidechain"))
         if record.get("type") == "assistant" and record.get("isApiErrorMessage"):
-            if not record.get("isSidechain") and in_turn:
+            if not side and in_turn:
                 # The API refused the turn (a usage limit): Claude Code fires StopFailure.
                 said = _text(content).strip()
                 error = record.get("error") if isinstance(record.get("error"), str) else "unknown"
                 steps.append(Step(number + 1, {**base, "hook_event_name": "StopFailure",
                                                "error": error, "error_details": said,
                                                "last_assistant_message": said}))  # fmt: skip
-                last_said, in_turn = "", False
+                last_said, in_turn, answered = "", False, False
             continue
         if record.get("type") == "assistant":
+            answered = answered or not side
             for block in blocks:
                 if block.get("type") == "tool_use":
                     calls[str(block.get("id"))] = (str(block.get("name")), block.get("input"))
-                elif block.get("type") == "text" and not record.get("isSidechain"):
-                    last_said, in_turn = str(block.get("text", "")), True
+                elif block.get("type") == "text" and not side:
+                    last_said = str(block.get("text", ""))
             continue
         if record.get("type") != "user":
             continue
-        said = _text(content).strip()
-        if said.startswith(INTERRUPTED):
-            in_turn = False  # Claude Code runs no Stop hook for an interrupted turn
-            continue
-        prompt = _typed_prompt(record)
-        new_turn = said.startswith(("<task-notification>", "<command-"))
-        if prompt is not None or (new_turn and not record.get("isSidechain")):
-            if in_turn:
-                stop(number)
-            last_said, in_turn = "", True
-        if prompt is not None:
-            payload = {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
-            steps.append(Step(number + 1, {**payload, "permission_mode": "default"}))
+        # Tool results first: a tool the user interrupted still fires PostToolUseFailure
+        # (with is_interrupt), and then the turn is over without a Stop.
         for block in blocks:
             if block.get("type") == "tool_result" and str(block.get("tool_use_id")) in calls:
                 tool = _tool_payload(base, record, block, calls)
                 if tool is not None:
                     steps.append(Step(number + 1, tool))
-    if in_turn:
-        stop(len(records))
+                    if tool.get("is_interrupt") and not side:
+                        in_turn = answered = False
+        said = _text(content).strip()
+        if said.startswith(INTERRUPTED):
+            in_turn = answered = False  # Claude Code runs no Stop for an interrupted turn
+            continue
+        prompt = _typed_prompt(record)
+        new_turn = said.startswith(("<task-notification>", "<command-"))
+        if prompt is not None or (new_turn and not side):
+            stop(number)
+            last_said, in_turn, answered = "", True, False
+        if prompt is not None:
+            payload = {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+            steps.append(Step(number + 1, {**payload, "permission_mode": "default"}))
+    stop(len(records))
     steps.append(Step(len(records), {**base, "hook_event_name": "SessionEnd", "reason": "other"}))
     return steps
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from memcli.review.diff import MemoryDiff
     from memcli.review.findings import Report
 
-IMPORT_FORMATS = ("claude-code", "codex", "jsonl")
+IMPORT_FORMATS = ("claude-code", "codex", "pi", "swe-agent", "openhands", "jsonl")
 
 
 def import_sources(paths: Sequence[str | Path], fmt: str) -> list[Path]:

@@ -1,4 +1,4 @@
-"""`mem import`: bootstrap memory from Claude Code or Codex transcripts, or load JSONL items."""
+"""`mem import`: bootstrap memory from agents' transcripts, or load JSONL items."""
 
 from __future__ import annotations
 
@@ -15,15 +15,19 @@ from memcli.cli.common import handle_errors, open_memory, print_json, show_warni
 def import_(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="Transcript files or folders (claude-code, codex), or JSONL files."),
+        typer.Argument(help="Transcript or session files, or folders of them, or JSONL files."),
     ],
-    fmt: Annotated[str, typer.Option("--format", help="claude-code, codex or jsonl.")],
+    fmt: Annotated[
+        str, typer.Option("--format", help="claude-code, codex, pi, swe-agent, openhands or jsonl.")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Import memory from Claude Code or Codex transcripts, or from JSONL items.
+    """Import memory from agents' transcripts, or from JSONL items.
 
     `--format claude-code`: transcripts (~/.claude/projects/<project>/); `--format codex`:
-    session files (~/.codex/sessions/); `--format jsonl`: one item a line."""
+    session files (~/.codex/sessions/); `--format pi`: pi sessions (~/.pi/agent/sessions/);
+    `--format swe-agent`: trajectories (*.traj); `--format openhands`: event lists (*.json);
+    `--format jsonl`: one item a line."""
     from memcli.maintenance import import_sources
 
     import_sources(paths, fmt)  # bad arguments first, before the store is looked for

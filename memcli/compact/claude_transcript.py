@@ -9,10 +9,13 @@ time. What the hooks saw, and so what this yields:
 - every tool result, the main session's and each sub-agent's (whose hooks carry the parent's
   ``session_id``): ``PostToolUse``, or ``PostToolUseFailure`` with the error text when the
   result is an error; nothing for a call the user denied, which never ran;
-- the last assistant text of a turn: ``Stop``, when the next user line arrives (a prompt, a
-  slash command, or the feedback of a Stop hook that blocked: the turn had ended and the
-  hooks had run, so that turn end is kept and the next one is ``stop_hook_active``); an
-  interrupted turn fires no Stop. A sub-agent's last text: ``SubagentStop``;
+- the end of a turn: ``Stop`` with its last assistant text, when the next user line arrives
+  (a prompt, a slash command, or the feedback of a Stop hook that blocked: the turn had ended
+  and the hooks had run, so that turn end is kept and the next one is ``stop_hook_active``)
+  or the transcript ends. Claude Code runs Stop whenever a turn ends uninterrupted, also
+  when its last message was a tool call's aftermath or thinking alone (the message is then
+  the turn's last text, or empty); an interrupted turn (an interrupt line, or a tool result
+  the user interrupted) fires no Stop. A sub-agent's last text: ``SubagentStop``;
 - before each ``Stop``, the turn's other assistant texts and sub-agent reports as notes
   (:class:`memcli.observed.transcript_tail.TurnTexts`, which capture reads from the transcript
   at that Stop), in the main transcript only: capture does not read sub-agents' own files.
@@ -52,6 +55,9 @@ class ClaudeTranscript:
         self.tools: dict[str, tuple[str, object]] = {}
         # chain ("main" or a sub-agent) -> its last assistant text not yet followed by a tool
         self.pending: dict[tuple[str, str], tuple[str, str, dict[str, Any], str]] = {}
+        # main chain -> its open turn's last text (even with tool calls after it) and the
+        # time, base and key of its last assistant line: where the turn ends if no text does
+        self.turns: dict[tuple[str, str], tuple[str, str, dict[str, Any], str]] = {}
         self.blocked: set[str] = set()  # sessions whose last Stop was blocked by a hook
         self.cwd: dict[str, str] = {}  # later lines may leave cwd out
         self.last_ts = ""
@@ -90,6 +96,7 @@ class ClaudeTranscript:
                 return []
             return self._stop_failure(record, chain, base, joined_text(blocks).strip(), ts, uid)
         if kind == "assistant":
+            said_last = self.turns.get(chain, ("",))[0]
             for block in blocks:
                 if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
                     self.tools[str(block["id"])] = (
@@ -98,7 +105,10 @@ class ClaudeTranscript:
                     )
                     self.pending.pop(chain, None)
                 elif block.get("type") == "text" and str(block.get("text") or "").strip():
-                    self.pending[chain] = (str(block["text"]), ts, base, uid)
+                    said_last = str(block["text"])
+                    self.pending[chain] = (said_last, ts, base, uid)
+            if chain[1] == _MAIN:
+                self.turns[chain] = (said_last, ts, base, uid)
             return []
         out: list[HookEvent] = []
         results = [b for b in blocks if b.get("type") == "tool_result"]
@@ -108,11 +118,13 @@ class ClaudeTranscript:
             payload = self._tool_payload(block, record, base, len(results) == 1)
             if payload is not None:
                 out.append(HookEvent(payload, ts, f"{uid}\0{n}"))
+                if payload.get("is_interrupt") is True:
+                    self._interrupted(chain)  # the user stopped the turn in this tool
         said = joined_text(blocks).strip()
         if not said or results or side:
             return out  # a sub-agent's prompt comes from the Task call, not from a user
         if said.startswith(_INTERRUPTED):
-            self.pending.pop(chain, None)  # Claude Code fires no Stop on an interrupt
+            self._interrupted(chain)
             return out
         out = self._stop(chain) + out
         if said.startswith(_HOOK_FEEDBACK):
@@ -124,7 +136,13 @@ class ClaudeTranscript:
         return out
 
     def finish(self) -> list[HookEvent]:
-        return [event for chain in list(self.pending) for event in self._stop(chain)]
+        chains = list(dict.fromkeys([*self.pending, *self.turns]))
+        return [event for chain in chains for event in self._stop(chain)]
+
+    def _interrupted(self, chain: tuple[str, str]) -> None:
+        """Claude Code fires no Stop for a turn the user interrupted."""
+        self.pending.pop(chain, None)
+        self.turns.pop(chain, None)
 
     def _tool_payload(
         self, block: dict[str, Any], record: dict[str, Any], base: dict[str, Any], only: bool
@@ -152,6 +170,8 @@ class ClaudeTranscript:
 
     def _stop(self, chain: tuple[str, str]) -> list[HookEvent]:
         pending = self.pending.pop(chain, None)
+        turn = self.turns.pop(chain, None)
+        pending = pending or turn  # a turn that ended on a tool call ends all the same
         if pending is None:
             return []
         said, ts, base, uid = pending
@@ -166,6 +186,7 @@ class ClaudeTranscript:
         ts: str, uid: str,
     ) -> list[HookEvent]:  # fmt: skip
         self.pending.pop(chain, None)  # the turn ends here, with no answer of its own
+        self.turns.pop(chain, None)
         error = record.get("error")
         payload = {**base, "hook_event_name": "StopFailure",
                    "error": error if isinstance(error, str) and error else "unknown",

@@ -1,7 +1,10 @@
-"""`mem import --format claude-code|codex PATH...`: bootstrap memory from transcripts.
+"""`mem import --format claude-code|codex|pi|swe-agent|openhands PATH...`: bootstrap memory
+from transcripts.
 
 Each transcript record is turned back into the hook payload its assistant sent for it
-(:mod:`memcli.compact.claude_transcript`, :mod:`memcli.compact.codex_rollout`). Only the
+(:mod:`memcli.compact.claude_transcript`, :mod:`memcli.compact.codex_rollout`); a session of
+an agent mem has no hooks for (pi, SWE-agent, OpenHands) is first rewritten as Claude Code
+transcript records (:mod:`memcli.compact.other_agents`) and then read as one. Only the
 events that `mem hooks install` hooks `mem capture` to are kept, and each goes through
 capture's own adapter, filters and masking (:func:`memcli.capture.pipeline.observe_event`)
 into an observation, then through the compactor, exactly like a live session: an import
@@ -25,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli.compact import buffers, run
+from memcli.compact import buffers, other_agents, run
 from memcli.compact.hookevents import Converter, HookEvent
 from memcli.compact.importer import ImportResult
 from memcli.compact.observations import Obs
@@ -38,17 +41,24 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 Pairs = dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]
-FORMATS = ("claude-code", "codex")
+FORMATS = ("claude-code", "codex", *other_agents.FORMATS)
 PROGRESS_EVERY = 200
 
 
-def transcript_files(path: Path) -> list[Path]:
+def transcript_files(path: Path, fmt: str = "claude-code") -> list[Path]:
     path = path.expanduser()
     if path.is_file():
         return [path]
     if path.is_dir():
-        return sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+        suffix = other_agents.SUFFIXES.get(fmt, ".jsonl")
+        return sorted(p for p in path.rglob(f"*{suffix}") if p.is_file())
     raise MemError(f"{path}: no such file or folder")
+
+
+def hooked_agent(fmt: str) -> str:
+    """Whose hooks see a session of ``fmt``: Claude Code's for the agents rewritten as its
+    transcripts (as the quality benchmark replays them)."""
+    return "claude-code" if fmt in other_agents.FORMATS else fmt
 
 
 def captured_events(agent: str) -> frozenset[str]:
@@ -56,7 +66,7 @@ def captured_events(agent: str) -> frozenset[str]:
     from memcli import hooks
 
     events = set()
-    for spec in hooks.hook_specs(agent):
+    for spec in hooks.hook_specs(hooked_agent(agent)):
         for key in ("command", "bash"):
             words = str(spec.handler.get(key) or "").split()
             if len(words) > 1 and hooks.is_mem_command(words[0]) and words[1] == "capture":
@@ -80,6 +90,9 @@ def hook_events(agent: str, files: list[Path], result: ImportResult | None = Non
     wanted = captured_events(agent)
     events: list[HookEvent] = []
     for file in files:
+        if agent in other_agents.FORMATS:
+            events += _other_agent_events(agent, file, result, tick)
+            continue
         converter = converter_for(agent, file)
         with open(file, encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(handle, 1):
@@ -104,12 +117,28 @@ def hook_events(agent: str, files: list[Path], result: ImportResult | None = Non
     return [e for e in events if e.name in wanted]
 
 
+def _other_agent_events(fmt: str, file: Path, result: ImportResult | None,
+                        tick: Callable[[], None] | None) -> list[HookEvent]:  # fmt: skip
+    from memcli.compact.claude_transcript import ClaudeTranscript
+
+    records, lines, skipped = other_agents.read_session(fmt, file)
+    if result is not None:
+        result.lines += lines
+        result.skipped_lines += skipped
+    if tick is not None:
+        for _ in range(lines):
+            tick()
+    converter = ClaudeTranscript(str(file))
+    events = [e for n, record in enumerate(records, 1) for e in converter.feed(record, n)]
+    return events + converter.finish()
+
+
 def import_transcripts(
     memory: Memory, paths: list[Path], agent: str, progress: Progress | None = None
 ) -> ImportResult:
     if agent not in FORMATS:
         raise MemError(f"{agent!r} is not one of {', '.join(FORMATS)}", field="format")
-    files = list(dict.fromkeys(f for p in paths for f in transcript_files(p)))
+    files = list(dict.fromkeys(f for p in paths for f in transcript_files(p, agent)))
     groups = _session_groups(files) if agent == "claude-code" else [[f] for f in files]
     total = sum(_count_lines(f) for f in files)
     result = ImportResult()
@@ -170,14 +199,17 @@ def _observe(
 ) -> None:
     from memcli.capture import pipeline
 
+    hooked = hooked_agent(agent)  # whose hook payloads these are
     if event.note:
         text = str(event.payload.get("last_assistant_message") or "")
         observation, raw = pipeline.observe_note(event.payload, text, settings, str(memory.root),
-                                                 agent)  # fmt: skip
+                                                 hooked)  # fmt: skip
     else:
-        observation, raw = pipeline.observe_event(event.payload, settings, str(memory.root), agent)
+        observation, raw = pipeline.observe_event(event.payload, settings, str(memory.root),
+                                                  hooked)  # fmt: skip
     if observation is None or raw is None:
         return
+    observation["agent"] = agent  # the session summary names the agent that ran it
     session = str(observation["session"])
     obs_id = "o" + hashlib.sha256(f"{session}\0{event.key}".encode()).hexdigest()[:23]
     observation["id"] = raw["id"] = obs_id

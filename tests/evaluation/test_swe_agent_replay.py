@@ -1,4 +1,5 @@
-"""The quality benchmark's SWE-agent converter (benchmarks/quality_formats.py): a trajectory
+"""The quality benchmark's SWE-agent replay (the converter is memcli/compact/other_agents.py,
+which `mem import --format swe-agent` uses too): a trajectory
 becomes one Claude Code turn - the issue as the prompt, each step's thought as assistant text,
 its action as a Bash call, its observation as the result - and only an obvious shell failure
 counts as a failed call (a SWE-agent trajectory has no exit codes). Small inline trajectories:

@@ -1,18 +1,68 @@
-"""Sessions of other agents rewritten as Claude Code transcript records, so the replay drives
-the Claude Code hooks with them: an OpenHands event list (`trajectory.json`), a pi coding
-agent session (`pi-session.jsonl`) and a SWE-agent trajectory (`trajectory.traj`, SWE-agent's
-or mini-swe-agent's). Tool calls become the Claude Code tools they correspond to (Bash, Read,
-Edit, Write); what the user typed and what the assistant said stay as written; a turn the user
-aborted ends as Claude Code marks an interrupted one.
+"""Sessions of agents mem has no hooks for, as Claude Code transcript records: an OpenHands
+event list (``openhands``, a ``trajectory.json``), a pi coding agent session (``pi``,
+``~/.pi/agent/sessions/.../*.jsonl``) and a SWE-agent trajectory (``swe-agent``, a ``.traj``,
+SWE-agent's or mini-swe-agent's). Tool calls become the Claude Code tools they correspond to
+(Bash, Read, Edit, Write); what the user typed and what the assistant said stay as written; a
+turn the user aborted ends as Claude Code marks an interrupted one.
+
+`mem import --format pi|swe-agent|openhands` reads the records of :func:`read_session` as a
+Claude Code transcript (:mod:`memcli.compact.claude_transcript`) into the events the Claude
+Code hooks capture; the quality benchmark replays the same records through the installed
+hooks, so an import and a replay of one session see the same events.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 INTERRUPTED = "[Request interrupted by user]"
+FORMATS = ("pi", "swe-agent", "openhands")
+SUFFIXES = {"pi": ".jsonl", "swe-agent": ".traj", "openhands": ".json"}  # in a folder
+
+
+def read_session(fmt: str, path: Path) -> tuple[list[dict[str, Any]], int, int]:
+    """The session file at ``path`` (of ``fmt``, one of :data:`FORMATS`) as Claude Code
+    transcript records, each with the session's id, a key unique in it (``uuid``) and, where
+    the file has them, its time and folder; and the lines read and skipped (not JSON). A file
+    that is not JSON at all is one skipped line and no records."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    lines, skipped = text.count("\n") + (not text.endswith("\n") and bool(text)), 0
+    if fmt == "pi":
+        rows = []
+        for line in text.splitlines():
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                skipped += bool(line.strip())
+        rows = [r for r in rows if isinstance(r, dict)]
+        header: dict[str, Any] = next((r for r in rows if r.get("type") == "session"), {})
+        records, session, cwd = from_pi(rows), header.get("id"), header.get("cwd")
+    else:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return [], lines, 1
+        if fmt == "swe-agent" and isinstance(data, dict):
+            records = from_swe_agent(data)
+        elif fmt == "openhands" and isinstance(data, list):
+            records = from_openhands([e for e in data if isinstance(e, dict)])
+        else:
+            return [], lines, 1
+        session, cwd = None, None
+    if not isinstance(session, str) or not session:
+        # No id of its own: the file's name and content, so the same session imported again
+        # (from anywhere) has the same id, and two files of one name do not.
+        digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:12]
+        session = f"{fmt}-{path.stem}-{digest}"
+    where = {"cwd": cwd} if isinstance(cwd, str) and cwd else {}
+    keyed = [{**r, "sessionId": session, "uuid": f"{fmt}-{n}", **where}
+             for n, r in enumerate(records)]  # fmt: skip
+    return keyed, lines, skipped
 
 
 def from_openhands(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -20,20 +70,22 @@ def from_openhands(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for event in events:
         source, action = event.get("source"), event.get("action")
+        at = event.get("timestamp")
         if source == "user" and action == "message":
-            records.append(_line("user", str(event.get("message", ""))))
+            records.append(_line("user", str(event.get("message", "")), timestamp=at))
         elif source == "agent" and action in ("message", "finish"):
             args = event.get("args") or {}
             said = str(args.get("final_thought") or args.get("content") or event.get("message"))
-            records.append(_line("assistant", [{"type": "text", "text": said}]))
+            records.append(_line("assistant", [{"type": "text", "text": said}], timestamp=at))
         elif source == "agent" and action in ("run", "edit", "read"):
-            records.append(_line("assistant", list(_openhands_call(event))))
+            records.append(_line("assistant", list(_openhands_call(event)), timestamp=at))
         elif event.get("observation") in ("run", "edit", "read") and "cause" in event:
-            records.append(_openhands_result(event))
+            records.append({**_openhands_result(event), **({"timestamp": at} if at else {})})
     return records
 
 
 def _line(role: str, content: Any, **extra: Any) -> dict[str, Any]:
+    extra = {k: v for k, v in extra.items() if v is not None}
     return {
         "type": role,
         "isSidechain": False,
@@ -98,17 +150,18 @@ def from_pi(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         role, blocks = message.get("role"), message.get("content") or []
         blocks = [b for b in blocks if isinstance(b, dict)] if isinstance(blocks, list) else []
+        at = {"timestamp": record["timestamp"]} if record.get("timestamp") else {}
         if role == "user":
             said = "\n".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
-            out.append(_line("user", said))
+            out.append(_line("user", said, **at))
         elif role == "assistant":
             content = [_pi_block(b) for b in blocks if b.get("type") in ("text", "toolCall")]
             if content:
-                out.append(_line("assistant", content))
+                out.append(_line("assistant", content, **at))
             if message.get("stopReason") in ("aborted", "error"):
-                out.append(_line("user", [{"type": "text", "text": INTERRUPTED}]))
+                out.append(_line("user", [{"type": "text", "text": INTERRUPTED}], **at))
         elif role == "toolResult":
-            out.append(_pi_result(message, blocks))
+            out.append({**_pi_result(message, blocks), **at})
     return out
 
 
@@ -117,7 +170,8 @@ def _pi_block(block: dict[str, Any]) -> dict[str, Any]:
         return {"type": "text", "text": str(block.get("text", ""))}
     name = str(block.get("name", ""))
     tool, renames = _PI_TOOLS.get(name, (name, {}))
-    args = block.get("arguments") if isinstance(block.get("arguments"), dict) else {}
+    given = block.get("arguments")
+    args: dict[str, Any] = given if isinstance(given, dict) else {}
     tool_input = {renames.get(key, key): value for key, value in args.items()}
     return {"type": "tool_use", "id": str(block.get("id", "")), "name": tool, "input": tool_input}
 
