@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 from yaml._yaml import CParser
 from yaml.constructor import SafeConstructor
-from yaml.nodes import ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from memcli import timeutil, untrusted
 from memcli.itemcheck import Problem
@@ -198,6 +198,10 @@ def _build(node: Any, depth: int) -> Any:
     if tag == _SEQ:
         if depth >= MAX_DEPTH:
             raise Fallback("too deep")
+        if node.flow_style and any(isinstance(child, MappingNode) for child in node.value):
+            # A mapping inside ``[...]``: libyaml reads ``[0, 'k':]`` as a one-pair mapping
+            # where ruamel refuses it (found by the property test); mem never writes one.
+            raise Fallback("a mapping in a flow sequence")
         return [_build(child, depth + 1) for child in node.value]
     if isinstance(node, ScalarNode):
         return _scalar(node)
