@@ -283,13 +283,18 @@ def main() -> int:
         bundled = preload("capture")
         from memcli.capture.command import run
 
-        code = run(argv[1:])
+        advances: list[tuple[str, str, str, object]] = []
+        code = run(argv[1:], lambda *request: advances.append(request))
         # Every file capture wrote is closed; skip the interpreter's teardown, which costs a
         # measurable share of a process that runs on every tool call.
         sys.stdout.flush()
         sys.stderr.flush()
         if not bundled:
             _write_bundle("capture")
+        for request in advances:  # after the bundle: the checkpoint's modules stay out of it
+            from memcli.checkpoint.run import advance_quietly
+
+            advance_quietly(*request)
         os._exit(code)
     if argv and argv[0] == "checkpoint":
         bundled = preload("checkpoint")

@@ -14,6 +14,10 @@ import sys
 from memcli.capture import pipeline
 from memcli.capture.pipeline import CaptureError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 USAGE = """usage: mem capture [--agent NAME] [--kind KIND] [--session ID] [--strict]
 
 Read one hook event (JSON) or plain piped text on stdin and append it, filtered and masked,
@@ -56,7 +60,8 @@ def parse_args(argv: list[str]) -> dict[str, str | bool | None]:
     return options
 
 
-def run(argv: list[str]) -> int:
+def run(argv: list[str], advance: Callable[[str, str, str, object], object] | None = None) -> int:
+    """``advance``: see :func:`memcli.capture.pipeline.capture`."""
     strict = "--strict" in argv
     log_path: list[str] = []
     try:
@@ -64,7 +69,7 @@ def run(argv: list[str]) -> int:
         if options.get("help"):
             sys.stdout.write(USAGE)
             return 0
-        pipeline.capture(options, log_path)
+        pipeline.capture(options, log_path, advance)
         return 0
     except CaptureError as exc:
         return _failed(f"skipped: {exc}", 2, strict, log_path)

@@ -22,7 +22,7 @@ def write_turn_notes(
     options: dict[str, str | bool | None],
     local: str,
     observe: "Callable[[str, str], Pair]",
-    write: "Callable[[dict[str, object], dict[str, object] | None], None]",
+    write: "Callable[[dict[str, object], dict[str, object] | None], object]",
 ) -> None:
     """At a turn's end, what the assistant said in the middle of it: the texts appended to
     its transcript since the last Stop (:mod:`memcli.observed.transcript_tail`), each written

@@ -20,6 +20,10 @@ from memcli.fastparse import fastjson, fastre
 from memcli.gitfiles import find_repo_root
 from memcli.observed import buffer
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 _CONTENT_KEYS = ("content", "contents", "file_text", "text", "new_content", "originalFile")
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file")
 _FILE_TOOLS = ("Read", "Write", "NotebookRead", "NotebookEdit", "read_file", "write_file")
@@ -29,7 +33,18 @@ class CaptureError(Exception):
     """Bad input: the event is skipped (exit 2 under --strict)."""
 
 
-def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
+# ``advance``: what a front end does once a tool call's observation took its session's buffer
+# past another buffer.ADVANCE_BYTES, called with (local folder, session, agent, transcript
+# path): it advances the Stop checkpoint's scan (memcli.checkpoint.run.advance) once capture's
+# own work is done. Capture sits below the checkpoint and never imports it.
+_TURN_KINDS = ("prompt", "conclusion", "note")
+
+
+def capture(
+    options: dict[str, str | bool | None],
+    log_path: list[str],
+    advance: Callable[[str, str, str, object], object] | None = None,
+) -> None:
     root = find_repo_root(os.getcwd())
     memory = _memory_dir(root)
     settings = load_settings(memory)
@@ -63,7 +78,14 @@ def capture(options: dict[str, str | bool | None], log_path: list[str]) -> None:
         )  # fmt: skip
     observation, raw = _observe(payload, text, options, settings, root)
     if observation is not None:
-        write(local, observation, raw, settings)
+        crossed = write(local, observation, raw, settings)
+        fastre.save()
+        # A tool call's capture only: the Stop checkpoint reads up to a turn's end itself.
+        if crossed and advance is not None and observation.get("kind") not in _TURN_KINDS:
+            transcript = payload.get("transcript_path") if payload is not None else None
+            advance(local, str(observation["session"]), str(observation.get("agent") or ""),
+                    transcript)  # fmt: skip
+        return
     fastre.save()
 
 
@@ -353,7 +375,9 @@ def write(
     observation: dict[str, object],
     raw: dict[str, object] | None,
     settings: dict[str, object],
-) -> None:
+) -> bool:
+    """Append the observation (and its raw record); True when the session's buffer passed
+    another multiple of :data:`buffer.ADVANCE_BYTES`."""
     name = buffer.session_file_name(str(observation["session"]))
     stamp = str(observation["ts"])
     raw_dropped = False
@@ -373,7 +397,10 @@ def write(
             "session": observation["session"],
         }
         buffer.append(buffer_path, fastjson.dumps(note), limit, stamp)
-    buffer.append(buffer_path, fastjson.dumps(observation), limit, stamp)
+    _dropped, before, after = buffer.append_sized(
+        buffer_path, fastjson.dumps(observation), limit, stamp
+    )
+    return buffer.crossed_advance(before, after)
 
 
 def _default_session() -> str:

@@ -88,13 +88,65 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
     if not session:
         return None
     path = state.path_of(local, session)
-    current = state.load(path)
-    current["session"] = current.get("session") or session
-    records = _new_records(os.path.join(local, "buffer", buffer.session_file_name(session)),
-                           current)  # fmt: skip
     said = payload.get("last_assistant_message", payload.get("prompt_response"))  # Gemini's
     said = said if isinstance(said, str) else ""
     transcript = payload.get("transcript_path")
+    with state.Locked(path):  # an advance still running (an async hook) finishes first
+        current = state.load(path)
+        current["session"] = current.get("session") or session
+        _read_new(current, config, agent, local, session, transcript, said)
+        if said.strip() and _may_state_lesson(said[:MAX_MESSAGE]):
+            candidates.message(_masked(said[:MAX_MESSAGE], config), current, None)
+        candidates.turn_end(current)
+        chosen = _choose(current, config)
+        if chosen:
+            asked = current.setdefault("asked", [])
+            assert isinstance(asked, list)
+            asked.extend(c["id"] for c in chosen)
+        state.save(path, current)
+    return request(chosen) if chosen else None
+
+
+def advance(local: str, session: str, agent: str, transcript: object) -> bool:
+    """Read what ``session`` captured since the last read into its state, as a Stop would,
+    without ending the turn or asking: `mem capture` calls this each time a session's buffer
+    grows by :data:`memcli.observed.buffer.ADVANCE_BYTES`, so the Stop that ends a long turn
+    reads only what came after (its work stays bounded however long the turn was). False
+    when nothing was read: the checkpoint is off, or another writer holds the state (then
+    the Stop reads it all, as before)."""
+    config = settings(local)
+    if not session or mode(config, agent) == "off":
+        return False
+    path = state.path_of(local, session)
+    with state.Locked(path, wait=False) as held:
+        if not held:
+            return False
+        current = state.load(path)
+        current["session"] = current.get("session") or session
+        _read_new(current, config, agent, local, session, transcript, "")
+        state.save(path, current)
+    return True
+
+
+def advance_quietly(local: str, session: str, agent: str, transcript: object) -> None:
+    """:func:`advance` for a front end after `mem capture`: whatever fails is logged, never
+    raised (the observation is written; the Stop then reads it all, as without an advance)."""
+    try:
+        advance(local, session, agent, transcript)
+    except Exception as exc:  # noqa: BLE001 - a hook must never break the session
+        from memcli import memlog
+
+        reason = f"checkpoint advance skipped: {type(exc).__name__}: {exc}"
+        memlog.write(os.path.join(local, "mem.log"), reason, command="capture")
+
+
+def _read_new(
+    current: dict[str, object], config: dict[str, object], agent: str, local: str,
+    session: str, transcript: object, said: str,
+) -> None:  # fmt: skip
+    """Scan the buffer's new observations and the transcript's new texts into ``current``."""
+    records = _new_records(os.path.join(local, "buffer", buffer.session_file_name(session)),
+                           current)  # fmt: skip
     readable = agent in transcript_tail.AGENTS and isinstance(transcript, str) and transcript
     if readable and _prose_room(current, config):
         # Capture records the same texts as notes, in parallel: read them here with this
@@ -111,16 +163,6 @@ def checkpoint(payload: dict[str, object], agent: str, local: str) -> str | None
         for command in commits:  # whole here; capture keeps one line of 200 characters
             sayings.commit(_without_private(command), current, None, masker.mask)
     candidates.scan(records, current)
-    if said.strip() and _may_state_lesson(said[:MAX_MESSAGE]):
-        candidates.message(_masked(said[:MAX_MESSAGE], config), current, None)
-    candidates.turn_end(current)
-    chosen = _choose(current, config)
-    if chosen:
-        asked = current.setdefault("asked", [])
-        assert isinstance(asked, list)
-        asked.extend(c["id"] for c in chosen)
-    state.save(path, current)
-    return request(chosen) if chosen else None
 
 
 def _new_records(path: str, current: dict[str, object]) -> list[dict[str, object]]:

@@ -3,9 +3,15 @@
 It holds the byte offset read so far in the session's buffer, the failing commands not yet
 passed, every candidate seen (with its evidence), which were asked about, and which the model
 recorded (the item id) or dismissed. Local only: never committed.
+
+Three writers: the Stop checkpoint, capture advancing the scan as the session goes
+(:func:`memcli.checkpoint.run.advance`, from an asynchronous hook that may still run when the
+turn ends) and `mem add --candidate/--dismiss`. Each holds :class:`Locked` from load to save,
+so none writes back a state another one changed meanwhile (a lost "asked" would ask again).
 """
 
 import os
+import time
 
 from memcli import untrusted
 from memcli.fastparse import fastjson
@@ -17,6 +23,49 @@ FOLDER = "checkpoint"
 def path_of(local: str, session: str) -> str:
     name = buffer.session_file_name(session)
     return os.path.join(local, FOLDER, name[: -len(".jsonl")] + ".json")
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+LOCK_WAIT = 2.0  # seconds a writer waits for another (an advance takes milliseconds)
+
+
+class Locked:
+    """``with Locked(path, wait) as held:`` an exclusive lock on ``<path>.lock``.
+
+    ``wait``: poll until it is free (at most :data:`LOCK_WAIT` seconds, then go on unlocked:
+    a hook must end); else give up at once (``held`` False: an advance skips, the Stop reads
+    it all). ``os.lockf``, not ``fcntl.flock``: the lock is in ``os`` already (``fcntl`` is
+    one more extension to load at every Stop). Without it (Windows) nothing is locked and
+    ``held`` is ``wait``: advances never run there, so the other writers never meet one."""
+
+    def __init__(self, path: str, wait: bool = True) -> None:
+        self.path = path + ".lock"
+        self.wait = wait
+        self.fd: int | None = None
+
+    def __enter__(self) -> bool:
+        lockf = getattr(os, "lockf", None)
+        if lockf is None:  # pragma: no cover - Windows
+            return self.wait
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        fd = os.open(self.path, os.O_CREAT | os.O_WRONLY | _NOFOLLOW, 0o600)
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                lockf(fd, os.F_TLOCK, 0)
+            except OSError:  # held by another process (EAGAIN or EACCES)
+                if self.wait and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                    continue
+                os.close(fd)
+                return self.wait  # an advance gives up; a writer that waited goes on
+            self.fd = fd
+            return True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the lock
+            self.fd = None
 
 
 def load(path: str) -> dict[str, object]:
@@ -72,11 +121,13 @@ def resolve(local: str, candidates: list[str], outcome: str) -> list[str]:
         if found is None:
             unknown.append(candidate)
             continue
-        path, state, _entry = found
-        resolved = state.setdefault("resolved", {})
-        assert isinstance(resolved, dict)
-        resolved[candidate] = outcome
-        save(path, state)
+        path, _state, _entry = found
+        with Locked(path):
+            state = load(path)  # again, under the lock: another writer may have saved
+            resolved = state.setdefault("resolved", {})
+            assert isinstance(resolved, dict)
+            resolved[candidate] = outcome
+            save(path, state)
     return unknown
 
 

@@ -13,7 +13,13 @@ from memcli.capture.command import run
 
 def capture(ctx: typer.Context) -> None:
     """Record one hook event or piped text (fails open; see `mem capture --help`)."""
-    raise typer.Exit(run(list(ctx.args)))
+    raise typer.Exit(run(list(ctx.args), _advance))
+
+
+def _advance(local: str, session: str, agent: str, transcript: object) -> None:
+    from memcli.checkpoint.run import advance_quietly  # only when a buffer grew that far
+
+    advance_quietly(local, session, agent, transcript)
 
 
 SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}

@@ -53,8 +53,20 @@ def session_file_name(session: str) -> str:
     return (name or "unknown") + ".jsonl"
 
 
+# Each time a session's buffer grows past another multiple of this, capture advances the
+# Stop checkpoint's scan (memcli.checkpoint.run.advance): a Stop then reads at most about this
+# much, however long its turn (a first stop read all of a long turn: 1.7x a bare start at 200
+# observations, 135 KB).
+ADVANCE_BYTES = 65_536
+
+
 def append(path: str, line: str, max_bytes: int, now: str) -> bool:
     """Append one line under the session lock; returns True when older text was dropped."""
+    return append_sized(path, line, max_bytes, now)[0]
+
+
+def append_sized(path: str, line: str, max_bytes: int, now: str) -> tuple[bool, int, int]:
+    """:func:`append`, also returning the file's size before and after the line."""
     folder = os.path.dirname(path)
     if not os.path.isdir(folder):  # once per store: keeps the module off the common path
         from memcli.privacy import owner_only
@@ -73,12 +85,20 @@ def append(path: str, line: str, max_bytes: int, now: str) -> bool:
             dropped = _shrink(path, now, max_bytes - len(data))
         fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_APPEND | _NOFOLLOW, 0o600)
         try:
+            before = os.fstat(fd).st_size
             _write_whole_line(fd, data)
+            after = os.fstat(fd).st_size
         finally:
             os.close(fd)
-        return dropped
+        return dropped, before, after
     finally:
         os.close(lock_fd)  # closing releases the flock
+
+
+def crossed_advance(before: int, after: int) -> bool:
+    """Whether a line that took the buffer from ``before`` to ``after`` bytes passed another
+    multiple of :data:`ADVANCE_BYTES` (one line in a few dozen to a hundred does)."""
+    return before // ADVANCE_BYTES != after // ADVANCE_BYTES
 
 
 def _write_whole_line(fd: int, data: bytes) -> None:
