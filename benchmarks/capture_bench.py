@@ -5,6 +5,14 @@ noise hits them alike; the ratio is the number to read, not the milliseconds. Me
 the exact command `mem hooks install` writes for Claude Code. Targets: 1.5x for a small tool
 output, 3x for a 1 MB one.
 
+``hook command, advancing``: the one capture in about a hundred whose observation takes its
+session's buffer past another 64 KB, so that it also advances the Stop checkpoint's scan over
+the observations since the last advance (:func:`memcli.checkpoint.run.advance`; Claude Code
+runs capture asynchronously: this holds no session); before each of its runs the buffer is put
+back just under 64 KB and the checkpoint's state removed. Its median is what that capture
+costs; spread over the hundred captures between two advances it adds about a hundredth of it
+to each.
+
 ``--baseline-src DIR`` also runs ``mem capture`` (pip's console script: how the versions before
 the ``mem-hook`` launcher started the hooks) with ``PYTHONPATH=DIR`` (another version's source,
 e.g. ``git archive main memcli | tar -x -C DIR``), interleaved in the same run.
@@ -130,7 +138,24 @@ def main() -> int:
         if baseline is not None:  # as the versions before the launcher installed it
             contenders["mem capture, small (baseline)"] = ([mem, "capture"], small, baseline)
             contenders["mem capture, 1 MB (baseline)"] = ([mem, "capture"], big, baseline)
-        for command, payload, env in contenders.values():  # warm-up: caches, regex cache file
+        # the advancing capture: a session of its own, its buffer just under 64 KB each run
+        advancing = json.dumps({**PAYLOAD, "cwd": str(repo), "session_id": "adv"}).encode()
+        subprocess.run(hook, input=advancing, cwd=repo, check=True)
+        adv_buffer = repo / ".memory/local/buffer/adv.jsonl"
+        adv_state = repo / ".memory/local/checkpoint/adv.json"
+        line = adv_buffer.read_text(encoding="utf-8").splitlines()[0]
+        kept = "".join(line.replace('"id": "o', f'"id": "o{n:04d}', 1).replace(
+            '"id":"o', f'"id":"o{n:04d}', 1) + "\n"
+            for n in range((65_536 - len(line) // 2) // (len(line) + 1)))  # fmt: skip
+
+        def reset_advancing() -> None:
+            adv_buffer.write_text(kept, encoding="utf-8")
+            adv_state.unlink(missing_ok=True)
+
+        contenders["hook command, advancing"] = (hook, advancing, None)
+        prepare = {"hook command, advancing": reset_advancing}
+        for name, (command, payload, env) in contenders.items():  # warm-up: caches, regexes
+            prepare.get(name, lambda: None)()
             timed(command, payload, repo, env)
         times: dict[str, list[float]] = {name: [] for name in contenders}
         names = list(contenders)
@@ -140,7 +165,10 @@ def main() -> int:
             turn = number % len(names)
             for name in names[turn:] + names[:turn]:
                 command, payload, env = contenders[name]
+                prepare.get(name, lambda: None)()
                 times[name].append(timed(command, payload, repo, env))
+        advanced = json.loads(adv_state.read_text(encoding="utf-8"))
+        assert advanced.get("offset") == adv_buffer.stat().st_size, "the capture did not advance"
         buffer = repo / ".memory/local/buffer/bench.jsonl"
         captured = len(buffer.read_text(encoding="utf-8").splitlines())
     base = statistics.median(times["python -c pass"])

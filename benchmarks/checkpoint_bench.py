@@ -9,7 +9,12 @@ checkpoint reads as mid-turn notes). Two cases, each interleaved with the bare s
   all 200 observations (the worst case: the first turn of a long session, or a lost state);
   its buffer stays at 200 observations;
 - ``next turn``: 10 new observations since the previous checkpoint (the usual case), in a
-  second session whose buffer grows by 10 observations a run.
+  second session whose buffer grows by 10 observations a run;
+- ``long turn``: the first stop's session as the hooks leave it: while the turn went, capture
+  advanced the checkpoint's scan each time the buffer passed another 64 KB
+  (:func:`memcli.checkpoint.run.advance`, run here at the same points, the transcript grown
+  alongside), so the Stop reads what came after the last advance; the state those advances
+  left is put back before each run (this checkout only: older versions have no advance).
 
 Observations are written as capture writes them, with the facts it derives for the checkpoint
 (:mod:`memcli.observed.derived`), each version's sessions by that version's own rules (a
@@ -141,6 +146,46 @@ def transcript_lines(number: int, session: str = SESSION) -> list[str]:
     return lines
 
 
+_ADVANCES = """
+import json, sys
+from memcli.checkpoint import run
+from memcli.observed import buffer
+local, session, lines_file, transcript, said_file = sys.argv[1:6]
+lines = json.load(open(lines_file))
+said = json.load(open(said_file))
+path = f"{local}/buffer/{buffer.session_file_name(session)}"
+with open(path, "w") as out, open(transcript, "w") as text:
+    for line, texts in zip(lines, said):
+        before = out.tell()
+        out.write(line)
+        text.write("".join(t + "\\n" for t in texts))
+        out.flush()
+        text.flush()
+        if buffer.crossed_advance(before, out.tell()):
+            run.advance(local, session, "claude-code", transcript)
+"""
+
+
+def advanced_state(session: Session) -> bytes:
+    """The checkpoint state capture's advances leave for ``session``'s buffer and transcript,
+    written as the session goes (this checkout's rules), and the buffer and transcript as
+    they end up (the same bytes as the session's own)."""
+    local = session.buffer.parent.parent
+    lines = [json.dumps(as_captured(observation(n, session.name), session.facts[n])) + "\n"
+             for n in range(200)]  # fmt: skip
+    said = [transcript_lines(n, session.name) for n in range(200)]
+    with tempfile.TemporaryDirectory() as folder:
+        lines_file, said_file = Path(folder) / "lines.json", Path(folder) / "said.json"
+        lines_file.write_text(json.dumps(lines))
+        said_file.write_text(json.dumps(said))
+        session.state.unlink(missing_ok=True)
+        subprocess.run([sys.executable, "-c", _ADVANCES, str(local), session.name,
+                        str(lines_file), str(session.transcript), str(said_file)],
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
+                       cwd=tempfile.gettempdir())  # fmt: skip
+    return session.state.read_bytes()
+
+
 def timed(command: list[str], stdin: bytes, cwd: Path, env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
     subprocess.run(command, input=stdin, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
@@ -228,6 +273,9 @@ def main() -> int:
                     Session(repo, f"next{n}", sources.get(label), count))
             for n, label in enumerate(versions)
         }  # fmt: skip
+        # this checkout's long turn: the first stop's session with capture's advances
+        long_turn = Session(repo, "long0", None, 200)
+        advanced = advanced_state(long_turn)
         bare = [python, "-c", "pass"]
         hook = installed_command(repo, mem, "Stop", "checkpoint")
         print(f"hook command: {' '.join(hook)}")
@@ -239,6 +287,9 @@ def main() -> int:
                 first.state.unlink(missing_ok=True)
                 timed(commands[label], first.payload, repo, env)
             timed(commands[label], following.payload, repo, env)
+        for _ in range(2):  # warm-up
+            long_turn.state.write_bytes(advanced)
+            timed(hook, long_turn.payload, repo)
         times: dict[str, list[float]] = {"python -c pass": []}
         for number in range(args.runs):
             times["python -c pass"].append(timed(bare, first.payload, repo))
@@ -254,6 +305,9 @@ def main() -> int:
                 times.setdefault(f"next turn{label}", []).append(
                     timed(commands[label], following.payload, repo, env)
                 )
+                if not label:
+                    long_turn.state.write_bytes(advanced)
+                    times.setdefault("long turn", []).append(timed(hook, long_turn.payload, repo))
     bare_times = times["python -c pass"]
     base = statistics.median(bare_times)
     print(f"checkpoint benchmark: {args.runs} interleaved runs each, median wall time")
@@ -266,7 +320,7 @@ def main() -> int:
         print(f"  {name:24s} {median * 1000:6.1f} ms {median / base:5.2f}x   paired "
               f"{paired:4.2f}x   fastest {fastest:4.2f}x   (range {min(values) * 1000:.1f} "
               f"to {max(values) * 1000:.1f} ms)")  # fmt: skip
-    for name in ("first stop", "next turn"):
+    for name in ("first stop", "next turn", "long turn"):
         paired = statistics.median(v / b for v, b in zip(times[name], bare_times, strict=True))
         verdict = "within" if paired <= 1.5 else "OVER"
         print(f"checkpoint {name}: {paired:.2f}x paired ({verdict} the 1.5x budget)")
