@@ -307,7 +307,8 @@ def manner(sentence: str) -> str:
     found = fastre.cached(_MANNER, IGNORECASE).search(sentence)
     if found is None:
         return ""
-    before = sentence[max(0, found.start() - 16) : found.start()].lower()
+    how_at = next(found.start(group) for group in _MANNER_NAMES if found.group(group))
+    before = sentence[max(0, found.start() - 16) : how_at].lower()
     if any(word in before for word in ("n't ", "dont ", "not ", "never ", "no need to ")):
         return ""  # "don't read the full file!": the opposite manner, one task's detail
     verb = found.group("verb").lower().replace("-", "")

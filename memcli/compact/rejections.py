@@ -22,7 +22,7 @@ _REJECTION = re.compile(
     r"|^(?:that|this|it) (?:didn'?t|did not|doesn'?t|does not) (?:work|help|fix)\b"
     # "fucking hell, the vs code shit still looks the same": after an exclamation, the thing
     # the assistant explained still misbehaves, so its explanation did not hold.
-    r"|^(?:[^,.?!]{1,30}[,.!]\s+)?(?:the |this |it |that )?[\w ]{0,40}?\bstill (?:looks? the same"
+    r"|^(?:[^,.?!]{1,30}[,.!]\s+)?(?:the |this |it |that )?[\w '-]{0,40}?\bstill (?:looks? the same"
     r"|the same|broken|fails?|failing|crash(?:es|ing)?|hangs?|happens|doesn'?t|does not|not "
     r"work(?:ing)?)\b",
     re.I,
