@@ -46,10 +46,22 @@ _CONVENTION = (
     rf"|^(?:please\s+)?(?:{_VERBS}|ask|read|lint|review)\b[^.;!?]{{0,60}}?\bbefore "
     r"(?:\w+ing|you|we|starting)\b"
     r"|^(?:please\s+)?ask (?:me )?(?:first|before)\b"
+    # A recurring order of work: "commit after every step", "I want the branch clean after
+    # each work package", "every time you change the schema, run the migrations".
+    rf"|^(?:please\s+)?(?:i (?:want|need|'d like|would like)\b|(?:you )?(?:should|must|need to)"
+    rf" (?:{_VERBS}|stay|be|keep)\b|(?:{_VERBS}|ask|stay|be)\b)[^.;!?]{{0,80}}?"
+    r"\b(?:after|before|at the end of) (?:every|each)\b"
+    rf"|^(?:every time|each time|whenever) (?:you|we)\b[^.;!?]{{3,80}}?, (?:please )?"
+    rf"(?:{_VERBS}|ask|make sure|always|never|don'?t|do not)\b"
 )
 _MORE_VERBS = (
     r"block|rename|remove|stop|wait|ask|prompt|throw|fail|print|send|open|close|ignore"
     r"|overwrite|redact|expose|wrap|retry|swallow|suppress|silence|hide|copy|duplicate"
+)
+# Words a user may open an exasperated or casual sentence with, before what it says.
+_INTERJECTIONS = (
+    r"(?:omg|omfg|ugh+|argh+|wtf|ffs|jeez|geez|sigh|dude|man|bro|ok|okay|so|and|but|also"
+    r"|please|hey|yo|look|listen|again)"
 )
 _CORRECTION = (
     r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:(?:you|we|please)\s+){0,2}?(?:use|run|we|do|don'?t"
@@ -65,6 +77,10 @@ _CORRECTION = (
     r"|committing|pushing|editing|changing|installing)\b"
     r"|^(?:please\s+)?use (?:`[^`]+`|[\w.@/+-]+),? (?:not|rather than)\b"
     r"|^(?:please\s+)?use `[^`]+` (?:to|for) \w+"
+    # "omfg use rgb values in the themes, no palette indices!": a longer "use X, not Y",
+    # after an interjection or two
+    rf"|^(?:{_INTERJECTIONS}[,!.]*\s+){{0,2}}use\b[^.;!?]{{1,60}}?,\s*(?:not|no|never|rather than"
+    r"|instead of)\s+(?!(?:sure|yet|really|problem|idea|worries|need)\b)\w"
     r"|^you (?:should(?:n'?t| not)|must(?:n'?t| not)) (?:have )?\w+"
     r"|^i (?:said|told you|asked (?:you )?(?:to|not to|for))\b"
 )

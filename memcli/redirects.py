@@ -77,8 +77,16 @@ def name_against_name(sentence: str) -> bool:
     if not text.endswith("?"):
         return False
     if any(word in lowered for word in (" not ", " instead of ", " rather than ", " over ", " vs")):
-        return _has(_NAME_AGAINST_NAME, text)
+        return _has(_NAME_AGAINST_NAME, text) and not _has(_STATE_QUESTIONED, text)
     return False
+
+
+# "`userText` is not used?", "the footer does not refresh?": a verb before the "not" makes
+# it a statement about a state put as a question (a doubt), not one name set against another.
+_STATE_QUESTIONED = (
+    r"^\S+(?: \S+){0,2}? (?:is|are|was|were|isn'?t|aren'?t|does|do|did|has|have|had|seems?"
+    r"|should|can|could|will|would|gets?|got) (?:not|instead of|rather than|over|vs)\b"
+)
 
 
 # --- terse norms after a turn ------------------------------------------------------------
@@ -117,19 +125,35 @@ _NOT_A_NORM = (
 
 _LEADS = ("ok,", "okay,", "ok ", "okay ", "yes,", "yeah,", "yep,", "sure,", "right,", "also,",
           "also ", "and ", "but ", "hmm,", "great,", "thanks,", "nice,", "good,", "cool,",
-          "perfect,", "wait,", "wait ")  # fmt: skip
+          "perfect,", "wait,", "wait ",
+          # "yes need to be fully clean" answers a question and sets the norm in one breath
+          "yes ", "yeah ", "yep ", "alright,", "alright ")  # fmt: skip
 
 
-def fragment(sentence: str) -> bool:
-    """A terse norm typed after a turn (see the module's doc): short, no question, opening
-    with a word that restricts or keeps ("only", "no", "keep", "without", "must", ...)."""
+def _without_lead(sentence: str) -> tuple[str, str]:
+    """The sentence after an acknowledgement ("ok, only e2e tests"), and it in lower case."""
     text = sentence.strip().rstrip(".!")
     lowered = text.lower()
     for lead in _LEADS:  # "ok, only e2e tests", "also keep the old code around"
         if lowered.startswith(lead):
             text = text[len(lead) :].lstrip(" ,")
-            lowered = text.lower()
-            break
+            return text, text.lower()
+    return text, lowered
+
+
+_OBLIGING = ("need ", "needs ", "must ", "should ", "always ", "never ", "make sure", "ensure ")
+
+
+def obliging(sentence: str) -> bool:
+    """A fragment that says what has to be ("need to be fully clean", "must stay green"): a
+    norm short only of its subject, stronger evidence than one that restricts ("only e2e")."""
+    return _without_lead(sentence)[1].startswith(_OBLIGING)
+
+
+def fragment(sentence: str) -> bool:
+    """A terse norm typed after a turn (see the module's doc): short, no question, opening
+    with a word that restricts or keeps ("only", "no", "keep", "without", "must", ...)."""
+    text, lowered = _without_lead(sentence)
     words = len(text.split())
     if "?" in text or not 2 <= words <= 14:
         return False
@@ -251,3 +275,43 @@ def _named(word: str) -> bool:
         or (word[0].islower() and any(c.isupper() for c in word[1:]))
         or (word[0].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper())
     )
+
+
+# --- a manner of working asked for again and again ---------------------------------------
+
+_MANNER_HINTS = ("full", "whole", "entire", "entirety", "complete", "one at a time", "one by one",
+                 "step by step", "by file", "carefully", "thorough")  # fmt: skip
+# A verb of working on something and how it is to be done: "read tui-renderer.ts in full",
+# "read the whole file", "go through them one at a time", "review it carefully".
+_MANNER = (
+    r"\b(?P<verb>re-?read|read|review|go through|look through|check|test|analy[sz]e|inspect)\b"
+    r"(?:[^.;!?]|[.](?=\S)){0,100}?\b(?:(?P<whole>in full|in (?:its|their) entirety|completely"
+    r"|fully"
+    r"|(?:the|a|each|every) (?:full|whole|entire|complete) (?:file|files|thing|module|source)s?)"
+    r"|(?P<piecewise>one (?:at a time|by one)|step by step|file by file)"
+    r"|(?P<careful>carefully|thoroughly))\b"
+)
+_MANNER_NAMES = {"whole": "in full", "piecewise": "one at a time", "careful": "carefully"}
+
+
+def manner(sentence: str) -> str:
+    """How the user asks for a piece of work to be done, as a key (``"read in full"``,
+    ``"review carefully"``), or ``""``: said in one prompt it is the task's detail, asked
+    for in several it is how the user wants the work done (a norm)."""
+    lowered = sentence.lower()
+    for hint in _MANNER_HINTS:  # the cheap test first: most sentences hold none
+        if hint in lowered:
+            break
+    else:
+        return ""
+    found = fastre.cached(_MANNER, IGNORECASE).search(sentence)
+    if found is None:
+        return ""
+    how_at = next(found.start(group) for group in _MANNER_NAMES if found.group(group))
+    before = sentence[max(0, found.start() - 16) : how_at].lower()
+    if any(word in before for word in ("n't ", "dont ", "not ", "never ", "no need to ")):
+        return ""  # "don't read the full file!": the opposite manner, one task's detail
+    verb = found.group("verb").lower().replace("-", "")
+    verb = "read" if verb == "reread" else verb
+    how = next(name for group, name in _MANNER_NAMES.items() if found.group(group))
+    return f"{verb} {how}"

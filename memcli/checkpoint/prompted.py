@@ -8,6 +8,8 @@ a choice, terse norms typed after a turn, and what a long pasted context states.
   whether it changed the work).
 - A *fragment* (:func:`memcli.redirects.fragment`): "only e2e tests", "keep the old code
   around", typed after the session's first prompt; asked as a ``convention``.
+- A *manner* of work asked for in a second prompt (:func:`memcli.redirects.manner`: "read
+  it in full" once more): how the user wants the work done; asked as a ``convention``.
 - *Pasted context*: a long prompt (a log of an earlier session, a document) is not talked to
   the assistant sentence by sentence, but the causes, decisions with their reasons and
   environment facts it states are read as a note's would be, the first few only.
@@ -71,6 +73,8 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
         if not 2 <= words <= 40:
             continue
         said = [f'the user said: "{sentence}"', *answering]
+        if not tagged:
+            _manner(sentence, state, record)
         if "?" in sentence or sentence[:4].lower() == "why ":
             if not tagged and redirects.challenge(sentence):
                 said = [f'the user asked: "{sentence}"', *answering]
@@ -82,6 +86,29 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
             add(state, "convention", sentence.lower(), said, record)
         elif after_turn and not tagged and redirects.fragment(sentence):
             add(state, "convention", sentence.lower(), said, record, form="fragment")
+
+
+MAX_MANNERS = 20  # manners of work remembered in a session's state
+
+
+def _manner(sentence: str, state: dict[str, object], record: dict[str, object]) -> None:
+    """A manner of work ("read it in full") the user asks for in a second prompt: no longer
+    one task's detail but how the user wants the work done, asked as a ``convention``."""
+    how = redirects.manner(sentence)
+    if not how:
+        return
+    manners = state.setdefault("manners", {})
+    assert isinstance(manners, dict)
+    prompt_number = state.get("prompts")
+    first = manners.get(how)
+    if not isinstance(first, list) or len(first) != 2:
+        if len(manners) < MAX_MANNERS:
+            manners[how] = [prompt_number, sentence]
+        return
+    if first[0] == prompt_number:
+        return  # said twice in one prompt: still one task's detail
+    said = [f'the user asked again: "{sentence}"', f'earlier: "{first[1]}"']
+    add(state, "convention", f"manner:{how}", said, record)
 
 
 def _without_ide_notes(text: str) -> str:

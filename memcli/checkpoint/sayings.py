@@ -21,8 +21,10 @@ SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatc
 
 
 def sentences(text: str) -> list[str]:
-    """Prose sentences, cheaply: code blocks dropped, split at line ends and full stops."""
+    """Prose sentences, cheaply: code blocks dropped, split at line ends and full stops;
+    typographic apostrophes made plain (the phrasing patterns spell "I've", not "I’ve")."""
     out: list[str] = []
+    text = text.replace("\u2019", "'")
     in_code = False
     for raw in text.split("\n"):
         if raw.lstrip().startswith("```"):
@@ -272,7 +274,9 @@ def strength(candidate: dict[str, object]) -> int:
     form = candidate.get("form")
     if form == "finding":  # said without a cause's words: behind what says why
         score = 1 if statements.reasoned(said) else 0
-    elif form in ("question", "fragment", "pasted"):
+    elif form == "fragment":  # one that says what has to be is a norm short of its subject
+        score = 1 if redirects.obliging(said.partition('"')[2].rstrip('"')) else 0
+    elif form in ("question", "pasted"):
         score = 0
     elif form == "commit":
         score = 2 if isinstance(lines, list) and len(lines) > 1 else 1  # with its reason: 2

@@ -150,13 +150,29 @@ def parse(text: str) -> Command:
     return Command(" ".join(text.split()), program, key, targets)
 
 
+_ELSEWHERE = ("ssh", "docker", "podman", "kubectl")
+
+
+def machine(command_line: str) -> str:
+    """Where a command runs: ``""`` here, else the wrapper that sends it to another machine
+    or container (`ssh root@router`, `docker exec web`)."""
+    line = command_line.lstrip()
+    if not line.startswith(_ELSEWHERE) or line.split(" ", 1)[0] not in _ELSEWHERE:
+        return ""  # the cheap test almost every command stops at
+    inner = remote.remote_command(line)
+    at = line.find(inner) if inner else -1
+    return " ".join(line[:at].replace('"', " ").replace("'", " ").split()) if at > 0 else ""
+
+
 def _under(path: str, base: str) -> bool:
     return path == base or path.startswith(base + "/") or base in (".", "./...", "...")
 
 
 def equivalent(a: Command, b: Command) -> bool:
-    """The same program on overlapping targets (either running everything counts)."""
-    if not a.key or a.key != b.key:
+    """The same program on overlapping targets (either running everything counts), on the
+    same machine: `dig` failing here and `ssh router "dig -p 5335"` passing there are two
+    jobs, never one command that passed given other options."""
+    if not a.key or a.key != b.key or machine(a.text) != machine(b.text):
         return False
     if not a.targets or not b.targets:
         return True

@@ -84,10 +84,40 @@ _PLAN = re.compile(
 # A decision whose subject is a bare pronoun ("it's not needed since ..."): its referent is in
 # another sentence, so alone it teaches nothing.
 _PRONOUN_SUBJECT = re.compile(r"^(?:it|it's|that|that's|they|they're|these|those)\b", re.I)
+# A short subject and a modal of what ought to be ("the loader should catch ...", "we could
+# cache ..."): a wish or a proposal (see :func:`wish`).
+_WISH = re.compile(
+    r"^(?:[\w`'\".()/-]+ ){1,5}(?:should|could|would|ought to|might|needs? to|has to|have to)"
+    r"(?! (?:now|already|then)\b) (?:not |also |just |probably |really )?[a-z]",
+    re.I,
+)
+# A cause whose subject is a bare pronoun ("... couldn't extract data because it simply
+# didn't exist"), with no root cause's words: what "it" is was said elsewhere, if at all.
+_PRONOUN_CAUSE = re.compile(
+    r"^(?!.*\b(?:root cause|caused by|turned out|culprit|known|confirmed|documented)\b)"
+    r".*\bbecause (?:it|they|this|that|these|those)\b",
+    re.I,
+)
+# The words after a cause set out to check it ("The issue is X. Let me check the detection:"):
+# a hypothesis under test, not yet a finding.
+_TO_CHECK = re.compile(
+    r"^(?:(?:now|first|so),? )?(?:let me|let's|i'll|i will|i need to|i'm going to) (?:first )?"
+    r"(?:check|verify|confirm|look|see|test|investigate|examine|inspect|find out|figure out"
+    r"|make sure)\b",
+    re.I,
+)
 # A hedge that opens a sentence: a guess said at the end of a turn is not a finding either.
 _HEDGE = re.compile(
     r"^(?:i bet|i guess|i suspect|i think|i believe|my guess|maybe|perhaps|probably"
     r"|possibly|it (?:might|may|could) be)\b",
+    re.I,
+)
+# A user's sentence that opens with a hedge, after an acknowledgement ("ok, i think the list
+# doesn't adhere to the invariant that lines must not ..."): a guess at what is wrong, whose
+# "must not" restates a rule to check against, not a norm the user sets.
+_USER_HEDGE = re.compile(
+    r"^(?:(?:ok|okay|so|hmm+|well|and|but|yeah|alright)\b[,.!]?\s+)*(?:i (?:think|guess|suspect"
+    r"|believe|feel like|have a feeling|wonder)|maybe|perhaps|probably|possibly|it seems)\b",
     re.I,
 )
 _WHY = re.compile(r"\b(?:because|so that|since|in order to|otherwise|to avoid|to prevent)\b", re.I)
@@ -129,32 +159,6 @@ _GUESS = re.compile(
 )
 
 
-# The user's next words reject what the assistant concluded ("no, that's not it", "still
-# broken"): the causes and choices of that closing message are no lesson.
-_REJECTION = re.compile(
-    r"^(?:no|nope|wrong)\b[,.!:; ]+\s*(?:that'?s not|it'?s not|this is not|that is not"
-    r"|not (?:it|that|quite|really)|(?:it'?s |it )?still)\b"
-    r"|^(?:that'?s|this is|that is|it'?s) (?:not it|wrong|not (?:right|correct"
-    r"|the (?:problem|issue|cause|reason)))\b"
-    r"|^(?:still|it'?s still|it still) (?:broken|fail(?:s|ing)?|the same|doesn'?t|does not"
-    r"|not work(?:ing)?|wrong)\b"
-    r"|^(?:that|this|it) (?:didn'?t|did not|doesn'?t|does not) (?:work|help|fix)\b",
-    re.I,
-)
-
-
-def rejected(conclusions: list[Obs], prompts: list[Obs]) -> set[str]:
-    """Ids of the closing messages whose next prompt rejects them ("no, that's not it")."""
-    out = set()
-    for said in conclusions:
-        if said.kind != "conclusion":
-            continue  # a sub-agent's report is not what the user answers
-        after = next((p for p in prompts if p.index > said.index), None)
-        if after is not None and _REJECTION.search(after.excerpt.strip()):
-            out.add(said.id)
-    return out
-
-
 def _word_count(sentence: str) -> int:
     return len(sentence.split())
 
@@ -171,6 +175,8 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
                 continue
             if not (phrasing.convention(sentence) or phrasing.correction(sentence)):
                 continue
+            if _USER_HEDGE.search(sentence):
+                continue  # the user's guess at a bug: the checkpoint asks, the model knows
             title = text.title_of(sentence[0].upper() + sentence[1:])
             # A norm given with its reason is the user's decision ("use X because Y").
             kind = "decision" if _REASON.search(sentence) else "convention"
@@ -265,7 +271,8 @@ def decisions(
     drafts = []
     commands_run = {" ".join(c.split()) for c in ran if c.strip()}
     for message in messages:
-        for number, sentence in enumerate(text.sentences(message.excerpt)):
+        said = text.sentences(message.excerpt)
+        for number, sentence in enumerate(said):
             if (message.id, number) in used or "?" in sentence:
                 continue
             if (
@@ -284,6 +291,11 @@ def decisions(
             )
             if kind is None:
                 continue
+            if kind == "pitfall" and (
+                _PRONOUN_CAUSE.search(sentence)
+                or (number + 1 < len(said) and _TO_CHECK.match(said[number + 1]))
+            ):
+                continue  # a cause of "it", or one the next words set out to check
             used.add((message.id, number))
             title = text.title_of(sentence)
             drafts.append(
@@ -311,6 +323,13 @@ def change_report(sentence: str) -> bool:
     if _WHY.search(sentence):
         return False
     return bool(_CHANGE_REPORT.match(sentence) or _PLAN.match(_LEADING_CLAUSES.sub("", sentence)))
+
+
+def wish(sentence: str) -> bool:
+    """What something should do, without a reason ("The loader should catch this error
+    instead of crashing", "we could cache it rather than re-read it"): a wish or a proposal,
+    not a choice the session made; with its reason it is a decision again."""
+    return _WISH.match(sentence) is not None and not _WHY.search(sentence)
 
 
 def guess(sentence: str) -> bool:
@@ -360,7 +379,7 @@ def _lack_then(sentence: str) -> bool:
 def _kind_of(sentence: str) -> str | None:
     count = _word_count(sentence)
     if 6 <= count <= 60 and phrasing.decision(sentence):
-        return None if _PRONOUN_SUBJECT.match(sentence) else "decision"
+        return None if _PRONOUN_SUBJECT.match(sentence) or wish(sentence) else "decision"
     claim = _ASIDE.sub(" ", sentence)  # "They get 7 days (requires a card)": no env fact
     if 4 <= count <= 40 and _ENV_STATEMENT.search(claim) and _CONCRETE.search(claim):
         return None if _SYMPTOM.search(claim) else "env"

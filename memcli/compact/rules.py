@@ -27,9 +27,11 @@ from memcli.compact import (
     events,
     explain,
     facts,
+    manners,
     notices,
     pasted_context,
     prose,
+    rejections,
     reported,
     reruns,
     tasks,
@@ -192,14 +194,17 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(reported.drafts(analysis, ctx, known, task is not None))
     drafts.extend(prose.conventions(analysis.prompts, ctx.session, ctx.instructions))
     drafts.extend(prose.redirected(analysis.prompts, analysis.obs, ctx.session, ctx.instructions))
+    drafts.extend(manners.drafts(analysis.prompts, ctx.session, ctx.instructions))
     ran = [o.input for o in analysis.obs if o.is_command]
     drafts.extend(
         pasted_context.drafts(analysis.prompts, ctx.session, ctx.used, ran, ctx.instructions)
     )
-    rejected = prose.rejected(analysis.conclusions, analysis.prompts)
+    rejected = rejections.rejected(analysis.conclusions, analysis.prompts)
     concluded = [c for c in analysis.conclusions if c.id not in rejected]
     drafts.extend(prose.decisions(concluded, ctx.session, ctx.used, ran))
-    notes = [n for n in analysis.notes if not n.carried]  # an earlier batch read those
+    rejected |= rejections.rejected_notes(analysis.notes, analysis.conclusions, rejected)
+    # An earlier batch read the carried notes; a rejected turn's notes went with its message.
+    notes = [n for n in analysis.notes if not n.carried and n.id not in rejected]
     drafts.extend(prose.decisions(notes, ctx.session, ctx.used, ran, mid_turn=True))
     drafts.extend(commits.drafts(analysis.obs, ctx.commits, ctx.session))
     for episode in analysis.unresolved:

@@ -64,8 +64,10 @@ INSTRUCTION_FILES = (
 
 
 def sentences(text: str) -> list[str]:
-    """Prose sentences of a message: code blocks dropped, list markers stripped."""
+    """Prose sentences of a message: code blocks dropped, list markers stripped, typographic
+    apostrophes made plain (the phrasing patterns spell "I've", not "I’ve")."""
     text = _CODE_BLOCK.sub("\n", filters.drop_mem_fence(filters.drop_private(text)))
+    text = text.replace("\u2019", "'")
     out: list[str] = []
     pending = ""
     for part in _SENTENCE_END.split(text):
