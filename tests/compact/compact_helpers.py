@@ -98,9 +98,13 @@ def said(message: str, session: str = "s1") -> dict[str, Any]:
 
 
 def replay_through_installed_hooks(
-    root: Path, payloads: list[dict[str, Any]], agent: str = "claude-code"
+    root: Path,
+    payloads: list[dict[str, Any]],
+    agent: str = "claude-code",
+    before: Callable[[int], object] | None = None,
 ) -> set[str]:
-    """Install the hooks, then pipe each payload into the exact commands installed for it;
+    """Install the hooks, then pipe each payload into the exact commands installed for it
+    (``before(i)`` first, for payload ``i``: a transcript growing as the session goes);
     returns the events that had a command."""
     from memcli import hooks
 
@@ -111,7 +115,9 @@ def replay_through_installed_hooks(
     settings_file = hooks.settings_path(agent, "project", root, Path.home())
     settings = json.loads(settings_file.read_text(encoding="utf-8"))
     ran: set[str] = set()
-    for payload in payloads:
+    for index, payload in enumerate(payloads):
+        if before is not None:
+            before(index)
         for group in settings["hooks"].get(payload["hook_event_name"], []):
             for handler in group["hooks"]:
                 done = subprocess.run(

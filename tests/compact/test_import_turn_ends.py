@@ -13,14 +13,11 @@ the transcript as it grows, so the Stop captures read their mid-turn notes from 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from compact_helpers import DATA, wait_for_compaction
+from compact_helpers import DATA, replay_through_installed_hooks, wait_for_compaction
 from test_import_parity import comparable
 
 from memcli import api
@@ -58,29 +55,13 @@ def test_the_transcript_yields_every_turn_end_claude_code_hooks() -> None:
 def replay(root: Path, transcript: Path) -> set[str]:
     """`mem hooks install`, then each payload piped into the commands installed for its
     event (as subprocesses, in the repository), the transcript written up to that event."""
-    from memcli import hooks
-
-    # this interpreter's `mem` (and `mem-hook`), as the user's installed one would be
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    env.pop("MEM_DISABLE", None)
-    subprocess.run(["mem", "hooks", "install", "--agent", "claude-code"], cwd=root, env=env,
-                   check=True, capture_output=True)  # fmt: skip
-    settings_file = hooks.settings_path("claude-code", "project", root, Path.home())
-    installed = json.loads(settings_file.read_text(encoding="utf-8"))["hooks"]
     lines = TRANSCRIPT.read_text(encoding="utf-8").splitlines(keepends=True)
-    ran: set[str] = set()
-    for count, payload in steps():
-        transcript.write_text("".join(lines[:count]), encoding="utf-8")
-        payload = {**payload, "transcript_path": str(transcript)}
-        for group in installed.get(payload["hook_event_name"], []):
-            for handler in group["hooks"]:
-                done = subprocess.run(
-                    handler["command"], shell=True, cwd=root, env=env, input=json.dumps(payload),
-                    capture_output=True, text=True, check=False,
-                )  # fmt: skip
-                assert done.returncode == 0, done.stderr
-                ran.add(payload["hook_event_name"])
-    return ran
+    counts, payloads = zip(*steps(), strict=True)
+    return replay_through_installed_hooks(
+        root,
+        [{**payload, "transcript_path": str(transcript)} for payload in payloads],
+        before=lambda i: transcript.write_text("".join(lines[: counts[i]]), encoding="utf-8"),
+    )
 
 
 def test_import_gives_the_items_of_the_replay_through_the_installed_hooks(
