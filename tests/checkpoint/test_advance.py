@@ -10,6 +10,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from memcli.checkpoint import run, state
@@ -123,37 +125,36 @@ time.sleep(float(sys.argv[2]))
 """
 
 
-def test_an_advance_skips_while_another_writer_holds_the_state(tmp_path: Path) -> None:
-    local = tmp_path / "local"
-    transcript = write_session(local, 20)
+@contextmanager
+def another_writer(local: Path, seconds: float) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding the session state's lock for ``seconds`` (or until the end)."""
     lock = state.path_of(str(local), SESSION) + ".lock"
-    Path(lock).parent.mkdir(parents=True)
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, lock, "30"], stdout=subprocess.PIPE,
-                              text=True)  # fmt: skip
+    Path(lock).parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, lock, str(seconds)],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        assert not run.advance(str(local), SESSION, "claude-code", str(transcript))
-        assert not Path(state.path_of(str(local), SESSION)).exists()
+        yield holder
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_an_advance_skips_while_another_writer_holds_the_state(tmp_path: Path) -> None:
+    local = tmp_path / "local"
+    transcript = write_session(local, 20)
+    with another_writer(local, 30):
+        assert not run.advance(str(local), SESSION, "claude-code", str(transcript))
+        assert not Path(state.path_of(str(local), SESSION)).exists()
     assert run.advance(str(local), SESSION, "claude-code", str(transcript))  # released
 
 
 def test_the_stop_waits_for_a_writer_holding_the_state(tmp_path: Path) -> None:
     local = tmp_path / "local"
     transcript = write_session(local, 20)
-    lock = state.path_of(str(local), SESSION) + ".lock"
-    Path(lock).parent.mkdir(parents=True)
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, lock, "0.3"], stdout=subprocess.PIPE,
-                              text=True)  # fmt: skip
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with another_writer(local, 0.3) as holder:
         asked = stop(local, transcript)
         assert holder.poll() is not None  # it ran once the holder let go
-    finally:
-        holder.kill()
-        holder.wait()
     assert "KeyError" in asked and saved(local)["asked"]
 
 
