@@ -17,3 +17,12 @@ MULTI = _set(
     pipx composer conda mamba brew apt apt-get dnf yum zypper apk pacman opkg snap flatpak
     winget choco systemctl service launchctl uci terraform"""
 )
+
+
+def without_comments(command: str) -> str:
+    """A shell command line without its comment lines (``# run the suite`` above the command
+    an agent runs): a line whose first word starts with ``#`` never ran, and read as words it
+    made ``#`` the program."""
+    if "#" not in command:
+        return command
+    return "\n".join(line for line in command.splitlines() if not line.lstrip().startswith("#"))

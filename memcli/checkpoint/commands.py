@@ -44,7 +44,8 @@ def command_key(command: str) -> tuple[str, bool]:
 
 
 def _command_key(command: str) -> tuple[str, bool]:
-    command = remote.innermost(command)  # `ssh host "opkg remove x"`: the remote command
+    # `ssh host "opkg remove x"`: the remote command; a `# comment` line above it never ran
+    command = remote.innermost(programs.without_comments(command))
     parts = [command]
     for separator in ("&&", "||", ";"):
         parts = [p for part in parts for p in part.split(separator) if p.strip()]

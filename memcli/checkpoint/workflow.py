@@ -99,7 +99,7 @@ def normalised(command: str) -> str:
     """``cd app && uv run pytest tests/a.py -x 2>&1 | tail`` -> ``uv run pytest``; the parts
     of a chain that do a job, joined (``npm run build && npm test``); "" when none does."""
     kept: list[str] = []
-    for part in _parts(command):
+    for part in _parts(programs.without_comments(command)):  # a `# comment` line never ran
         words = part.split("|", 1)[0].split()
         key = command_key(part)[0] if words else ""
         if not key or looking(key) or key in shapes.LOOKING or _base(words[0]) in ("cd", "export"):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from memcli import programs
 from memcli.compact import commands, text
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
@@ -78,7 +79,7 @@ def _notices(output: str) -> dict[str, str]:
 def _program(command: str) -> str:
     """The program the shell ran first (`ssh host "..."` is `ssh`: its own warnings are
     ssh's, whatever it runs on the other side), without its path or a leading `VAR=x`."""
-    for word in commands.shown(command).split():
+    for word in commands.shown(programs.without_comments(command)).split():
         if "=" in word and not word.startswith(("-", "'", '"')):
             continue
         return word.rsplit("/", 1)[-1].rsplit("\\", 1)[-1].strip("\"'")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memcli.checkpoint import workflow
+from memcli.checkpoint.commands import command_key
 
 
 @pytest.mark.parametrize(
@@ -17,6 +18,9 @@ from memcli.checkpoint import workflow
         ('python -c "print(1)"', ""),  # inline code changes every time
         ("FOO=1 python3 -m pytest -q tests", "python3 -m pytest"),
         ("git status && cargo test --release", "cargo test"),
+        # a comment line above the command never ran (it made `#` the program)
+        ("# run the smoke test\npython reproduce.py --n 3", "python reproduce.py"),
+        ("# build first\nnpm run build && npm test", "npm run build && npm test"),
     ],
 )
 def test_a_command_is_counted_by_the_projects_way_of_running_it(command: str, key: str) -> None:
@@ -47,3 +51,16 @@ def test_the_question_names_what_the_command_does() -> None:
     assert isinstance(candidates, dict)
     (entry,) = candidates.values()
     assert "is it how this project is checked after a change?" in entry["lines"][0]
+
+
+@pytest.mark.parametrize(
+    ("command", "key"),
+    [
+        ("# run the smoke test\npython scripts/smoke.py --steps 5", ("python", False)),
+        ("  # check it\n# twice\npytest -x", ("pytest", True)),
+        ("pytest -x  # the slow ones", ("pytest", True)),
+        ("echo '#1' && make test", ("make test", True)),
+    ],
+)
+def test_a_comment_line_is_never_the_command(command: str, key: tuple[str, bool]) -> None:
+    assert command_key(command) == key

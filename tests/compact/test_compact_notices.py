@@ -84,3 +84,15 @@ def test_prose_about_warnings_is_no_notice() -> None:
     assert notices._notices("no warnings found in 3 files") == {}
     assert notices._notices("=== 3 passed, 2 warnings in 0.12s ===") == {}
     assert notices._notices("warned about nothing") == {}
+
+
+def test_the_program_of_a_command_under_a_comment_line_is_the_one_that_ran() -> None:
+    warn = "WARNING: plugin registry: node class 'note' is already registered"
+    records = [
+        run_cmd("# the unit tests\npytest -q tests/test_a.py", warn + "\n3 passed", True),
+        run_cmd("# and the docs\npython scripts/build_docs.py", warn, True),
+    ]
+    [draft] = notices.drafts(
+        from_records([{**r, "id": f"o{n}"} for n, r in enumerate(records)]), "s"
+    )
+    assert draft.title.startswith("`pytest` and `python` print this on every run here")
