@@ -144,8 +144,7 @@ def main() -> int:
         adv_buffer = repo / ".memory/local/buffer/adv.jsonl"
         adv_state = repo / ".memory/local/checkpoint/adv.json"
         line = adv_buffer.read_text(encoding="utf-8").splitlines()[0]
-        kept = "".join(line.replace('"id": "o', f'"id": "o{n:04d}', 1).replace(
-            '"id":"o', f'"id":"o{n:04d}', 1) + "\n"
+        kept = "".join(line.replace('"id":"o', f'"id":"o{n:04d}', 1) + "\n"
             for n in range((65_536 - len(line) // 2) // (len(line) + 1)))  # fmt: skip
 
         def reset_advancing() -> None:

@@ -77,16 +77,13 @@ def capture(
             lambda note, raw: write(local, note, raw, settings),
         )  # fmt: skip
     observation, raw = _observe(payload, text, options, settings, root)
-    if observation is not None:
-        crossed = write(local, observation, raw, settings)
-        fastre.save()
-        # A tool call's capture only: the Stop checkpoint reads up to a turn's end itself.
-        if crossed and advance is not None and observation.get("kind") not in _TURN_KINDS:
-            transcript = payload.get("transcript_path") if payload is not None else None
-            advance(local, str(observation["session"]), str(observation.get("agent") or ""),
-                    transcript)  # fmt: skip
-        return
+    crossed = observation is not None and write(local, observation, raw, settings)
     fastre.save()
+    # A tool call's capture only: the Stop checkpoint reads up to a turn's end itself.
+    if crossed and observation and advance and observation.get("kind") not in _TURN_KINDS:
+        transcript = payload.get("transcript_path") if payload is not None else None
+        advance(local, str(observation["session"]), str(observation.get("agent") or ""),
+                transcript)  # fmt: skip
 
 
 def observe_note(

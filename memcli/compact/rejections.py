@@ -45,7 +45,7 @@ def rejected_notes(notes: list[Obs], conclusions: list[Obs], rejected_ids: set[s
     """Ids of the mid-turn notes of a turn whose closing message was rejected: the notes
     after the prompt before that message and before the message itself."""
     out: set[str] = set()
-    ends = sorted(c.index for c in conclusions if c.id in rejected_ids)
+    ends = {c.index for c in conclusions if c.id in rejected_ids}
     if not ends:
         return out
     closing = [c.index for c in conclusions if c.kind == "conclusion"]

@@ -85,9 +85,7 @@ def append_sized(path: str, line: str, max_bytes: int, now: str) -> tuple[bool, 
             dropped = _shrink(path, now, max_bytes - len(data))
         fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_APPEND | _NOFOLLOW, 0o600)
         try:
-            before = os.fstat(fd).st_size
-            _write_whole_line(fd, data)
-            after = os.fstat(fd).st_size
+            before, after = _write_whole_line(fd, data)
         finally:
             os.close(fd)
         return dropped, before, after
@@ -101,10 +99,11 @@ def crossed_advance(before: int, after: int) -> bool:
     return before // ADVANCE_BYTES != after // ADVANCE_BYTES
 
 
-def _write_whole_line(fd: int, data: bytes) -> None:
-    """Append ``data`` as a line of its own. A write cut short (a full disk) leaves a torn
-    line without its newline; the next append starts with one, so only the torn line is
-    lost (readers skip it) and the next observation is kept whole."""
+def _write_whole_line(fd: int, data: bytes) -> tuple[int, int]:
+    """Append ``data`` as a line of its own; the file's size before and after. A write cut
+    short (a full disk) leaves a torn line without its newline; the next append starts with
+    one, so only the torn line is lost (readers skip it) and the next observation is kept
+    whole."""
     size = os.fstat(fd).st_size
     if size and os.pread(fd, 1, size - 1) != b"\n":
         data = b"\n" + data
@@ -114,6 +113,7 @@ def _write_whole_line(fd: int, data: bytes) -> None:
         if written <= 0:  # pragma: no cover - os.write raises rather than return 0
             raise OSError("short write")
         view = view[written:]
+    return size, size + len(data)
 
 
 def _shrink(path: str, now: str, room: int) -> bool:
