@@ -127,9 +127,15 @@ def correction(sentence: str) -> bool:
     return _has(_CORRECTION, sentence.strip())
 
 
+# "let's implement the fix based on our understanding": a plan being announced, not a choice
+# made (the choice, when there is one, is said again once it is done).
+_PLAN = r"\b(?:let's|let us|let me)\b"
+
+
 def decision(sentence: str) -> bool:
     """A choice with its reason ("X instead of Y", "because" beside a design verb)."""
-    return _has(_CHOICE, sentence) or (_has(_BECAUSE, sentence) and _has(_DESIGN, sentence))
+    chose = _has(_CHOICE, sentence) or (_has(_BECAUSE, sentence) and _has(_DESIGN, sentence))
+    return chose and not _has(_PLAN, sentence)
 
 
 _ROOT_CAUSE_STATED = (
@@ -143,10 +149,38 @@ _ROOT_CAUSE_STATED = (
 )
 
 
+# "The issue is in line 1950", "the problem is in the `f` function at line 71": where the
+# fault is, not what it is; such a sentence names a cause only when more follows that says it.
+_ONLY_WHERE = (
+    r"\bthe (?:real |actual |root )?(?:cause|problem|issue|bug)s? (?:is|was|lies|seems to be"
+    r"|appears to be|must be|might be|could be)(?: located| likely| probably| somewhere)?"
+    r" (?:in|at|on|within|inside|around|near)\b"
+)
+_SAYS_WHAT = (
+    r"\b(?:because|since|which|where|when|that|how|why|what|so|but|not|never|no|only|wrong"
+    r"|missing|instead|without|doesn't|don't|didn't|isn't|can't|returns?|returned|raises?"
+    r"|raised|ignores?|ignored|treats?|treated|compares?|compared|checks?|checked|calls?"
+    r"|called|expects?|assumes?|uses?|used|passes|passed|sets?|fails?|failed|breaks?|skips?"
+    r"|skipped)\b|[:;=]| - | -- |\u2014"
+)
+
+
 def root_cause(sentence: str, stated: bool = False) -> bool:
     """A sentence that names why something failed; ``stated``: in so many words ("the root
-    cause was", "was caused by"), not merely "because"."""
-    return _has(_ROOT_CAUSE_STATED if stated else _ROOT_CAUSE, sentence)
+    cause was", "was caused by"), not merely "because". Where the fault is, and no more
+    ("the issue is in line 1950"), names no cause."""
+    if not _has(_ROOT_CAUSE_STATED if stated else _ROOT_CAUSE, sentence):
+        return False
+    return not only_where(sentence)
+
+
+def only_where(sentence: str) -> bool:
+    """Whether the sentence says only where a fault is: "the issue is in `x.py` at line 71",
+    with nothing after the place that says what is wrong there."""
+    found = fastre.cached(_ONLY_WHERE, IGNORECASE).search(sentence)
+    if found is None:
+        return False
+    return not _has(_SAYS_WHAT, sentence[found.end() :])
 
 
 # Words (lower case) one of which a text must hold for :func:`root_cause` or :func:`decision`

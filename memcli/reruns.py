@@ -37,11 +37,13 @@ _RUNNING_VERBS = {
     "deno": ("run", "test"), "swift": ("run", "test"),
 }  # fmt: skip
 # Commands that only look around, SWE-agent's among them: never a reproduction, never a job.
+# SWE-agent 1.x's file tool, `str_replace_editor`, views or edits files (its edits are read as
+# edits first, :func:`shell_edit`); as a command it neither checks nor fixes anything.
 LOOKING = _set(
     """cat less more head tail grep egrep rg ag find fd ls ll tree pwd echo printf which type
     whereis printenv wc stat file du df ps top id whoami date uname hostname sed awk jq sort
     uniq cut diff cd true false sleep history man help mem open goto scroll_up scroll_down
-    search_dir search_file find_file view filemap submit exit_forfeit"""
+    search_dir search_file find_file view filemap submit exit_forfeit str_replace_editor"""
 )
 _GIT_LOOKING = _set("status diff log show blame branch remote config rev-parse")
 _SWE_EDITS = frozenset(("edit", "insert", "append", "create", "str_replace_editor"))

@@ -286,6 +286,34 @@ def test_root_cause() -> None:
     assert not phrasing.root_cause("Ran the suite again.")
 
 
+@pytest.mark.parametrize(
+    ("sentence", "cause"),
+    [
+        ("The issue is in line 1950.", False),
+        ("According to the error, the problem is in the `parse_args` function at line 71", False),
+        ("The bug is probably in `shop/money.py`.", False),
+        ("The issue is in `compat.py`: it compares arrays with `in`.", True),
+        ("The bug is in the parser because it drops quotes.", True),
+        ("The problem was in how the cache handles theme changes.", True),
+        ("The issue is that `hooks` is None.", True),
+    ],
+)
+def test_where_a_fault_is_names_no_cause(sentence: str, cause: bool) -> None:
+    assert phrasing.root_cause(sentence) is cause
+    assert phrasing.root_cause(sentence, stated=True) is cause
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Since we need to fix the issue for Python 2, let's implement the fix based on that.",
+        "Let me use a dict instead of a list because lookups are faster.",
+    ],
+)
+def test_a_plan_announced_is_no_decision(sentence: str) -> None:
+    assert not phrasing.decision(sentence)
+
+
 # Words and phrases near the patterns of root causes and decisions, and filler: a text built
 # from them exercises every branch of the patterns, matching or not.
 _LESSON_PIECES = [

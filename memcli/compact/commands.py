@@ -41,7 +41,7 @@ _LOOKING = _set(
     """cat less more head tail grep egrep rg ag find fd ls ll tree pwd echo printf which type
     whereis env printenv wc stat file du df ps top id whoami date uname hostname sed awk
     jq sort uniq cut diff cd true false sleep history man help open goto scroll_up scroll_down
-    search_dir search_file find_file filemap submit"""
+    search_dir search_file find_file filemap submit str_replace_editor"""
 )
 _GIT_LOOKING = _set("status diff log show blame branch remote config rev-parse")
 # Check tools: their failure at the end of a session is unfinished work.

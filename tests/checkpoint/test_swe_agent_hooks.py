@@ -93,3 +93,32 @@ def test_compaction_makes_the_pitfall_and_a_replay_adds_nothing(
     assert session.mem("compact").returncode == 0
     assert sorted((i.id, i.title, i.updated) for i in memory.items()) == before
     assert memory.lint() == []
+
+
+def test_swe_agent_file_tool_is_no_check_and_no_warning(repo: Path, tmp_path: Path) -> None:
+    """SWE-agent 1.x's `str_replace_editor` views and edits files: run again and again, it is
+    not how the project is checked; a viewed file that mentions a warning warns of nothing."""
+    session = Session(repo)
+    trajectory = Trajectory(session, tmp_path / "swe-tool-1.jsonl", "swe-tool-1")
+    prompt = "to_cents(3.45) returns 344 instead of 345. Fix it."
+    trajectory.append({"type": "user", "message": {"role": "user", "content": prompt}})
+    session.fire({**trajectory.base("UserPromptSubmit"), "prompt": prompt})
+    viewed = (
+        "Here's the result of running `cat -n` on /repo/shop/money.py:\n"
+        "     1\timport warnings\n"
+        '     2\twarnings.warn("DeprecationWarning: to_cents is deprecated")\n'
+        "     3\tdef to_cents(x):\n     4\t    return int(x * 100)\n"
+    )
+    for _ in range(4):
+        trajectory.step("Let me look at the file.", "str_replace_editor view /repo/shop/money.py",
+                        viewed)  # fmt: skip
+    trajectory.step("Round first.", "str_replace_editor str_replace /repo/shop/money.py "
+                    "--old_str 'int(x * 100)' --new_str 'int(round(x * 100))'",
+                    "The file /repo/shop/money.py has been edited.")  # fmt: skip
+    trajectory.step("Check.", "python3 reproduce.py", "345")
+    out = trajectory.stop("I made `to_cents` round before converting to an integer.")
+    lines = [x for x in json.loads(out)["reason"].splitlines() if x.startswith("- c")] if out else []
+    assert not [x for x in lines if "str_replace_editor" in x], lines
+    assert session.mem("compact").returncode == 0
+    titles = [i.title for i in api.Memory.open(session.root).items()]
+    assert not [t for t in titles if "str_replace_editor" in t], titles
