@@ -97,22 +97,25 @@ def unmatched_titles(lessons: list[Lesson], items: list[dict[str, Any]]) -> list
     ]
 
 
-# The line of a checkpoint request after which its candidates follow: the words above it are
-# the request's own, the same in every session ("You will not be asked about these again"),
-# and must not complete a lesson's keywords.
+# The line of a checkpoint request after which its candidates follow, one a line: the words
+# above it are the request's own, the same in every session ("You will not be asked about
+# these again"), and must not complete a lesson's keywords.
 CANDIDATES_LINE = "Candidates (evidence captured from this session"
 
 
-def evidence_shown(text: str) -> str:
-    """What a hook showed the model that came from the session: a checkpoint request's
-    candidate lines without its fixed wording (any other text whole)."""
+def evidence_shown(text: str) -> list[str]:
+    """What a hook showed the model that came from the session, as texts a lesson must match
+    one at a time: each candidate line of a checkpoint request (a lesson's keywords found
+    across two candidates are no lesson shown), or any other text whole."""
     head, found, rest = text.partition(CANDIDATES_LINE)
-    return rest.partition("\n")[2] if found else head
+    if not found:
+        return [head]
+    return [line for line in rest.split("\n")[1:] if line.strip()]
 
 
 def score(lessons: list[Lesson], items: list[str], shown: list[str]) -> Score:
     """Score item texts, and item texts plus the texts the hooks showed the model."""
-    shown = [evidence_shown(text) for text in shown]
+    shown = [line for text in shown for line in evidence_shown(text)]
     from_items = [lesson.id for lesson in lessons if any(matches(lesson, t) for t in items)]
     with_shown = [
         lesson.id for lesson in lessons if any(matches(lesson, t) for t in [*items, *shown])

@@ -128,8 +128,9 @@ def correction(sentence: str) -> bool:
 
 
 # "let's implement the fix based on our understanding": a plan being announced, not a choice
-# made (the choice, when there is one, is said again once it is done).
-_PLAN = r"\b(?:let's|let us|let me)\b"
+# made (the choice, when there is one, is said again once it is done); "Or add it to the
+# hook - ...": one of the options offered, not the one taken.
+_PLAN = r"\b(?:let's|let us|let me)\b|^(?:or|alternatively|another option|optionally)\b"
 
 
 def decision(sentence: str) -> bool:
@@ -165,13 +166,21 @@ _SAYS_WHAT = (
 )
 
 
+# "Added the GC issue with its root cause and recovery steps": what was written down, not
+# the cause itself.
+_WRITE_UP = (
+    r"^(?:i(?:'ve| have)? )?(?:added|documented|wrote|written|logged|filed|recorded|noted"
+    r"|described|summari[sz]ed|explained)\b"
+)
+
+
 def root_cause(sentence: str, stated: bool = False) -> bool:
     """A sentence that names why something failed; ``stated``: in so many words ("the root
     cause was", "was caused by"), not merely "because". Where the fault is, and no more
     ("the issue is in line 1950"), names no cause."""
     if not _has(_ROOT_CAUSE_STATED if stated else _ROOT_CAUSE, sentence):
         return False
-    return not only_where(sentence)
+    return not only_where(sentence) and not _has(_WRITE_UP, sentence)
 
 
 def only_where(sentence: str) -> bool:

@@ -78,6 +78,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "syntax",
         r"(?:\b(?:ba|z|da|k)?sh(?:\.exe)?:(?: [^:\n]{1,40}:){0,3} (?:syntax error\b.*"
         r"|Syntax error: .*|unexpected EOF while looking for matching .*|parse error near .*)"
+        r"|\(eval\):\d+: parse error near .*"  # zsh, as Claude Code's shell on macOS runs it
         r"|The string is missing the terminator: .*"  # PowerShell's parser
         r"|Unexpected token '[^'\n]{1,80}' in expression or statement.*)$",
     ),

@@ -187,6 +187,8 @@ SHAPES = [
         '/bin/sh: 1: Syntax error: "(" unexpected',
     ),
     ("zsh: parse error near `)'", "syntax", "zsh: parse error near `)'"),
+    # zsh as Claude Code's shell on macOS runs a command line: through `eval`
+    ("Exit code 1\n(eval):1: parse error near `('", "syntax", "(eval):1: parse error near `('"),
     (
         'At line:1 char:6\n+ echo "abc\n+      ~~~~\nThe string is missing the terminator: ".',
         "syntax",
@@ -312,6 +314,18 @@ def test_where_a_fault_is_names_no_cause(sentence: str, cause: bool) -> None:
 )
 def test_a_plan_announced_is_no_decision(sentence: str) -> None:
     assert not phrasing.decision(sentence)
+
+
+def test_an_option_offered_is_no_decision() -> None:
+    option = "Or add it to the `post-commit` hook, since the index just matched a committed tree"
+    assert not phrasing.decision(option)
+    assert phrasing.decision(option.replace("Or add it", "I added it"))
+
+
+def test_what_was_written_down_is_no_root_cause() -> None:
+    assert not phrasing.root_cause("Added the GC corruption issue with root cause and recovery.")
+    assert not phrasing.root_cause("Documented that the real cause is the cache.", stated=True)
+    assert phrasing.root_cause("The root cause was the cache: it never expired.", stated=True)
 
 
 # Words and phrases near the patterns of root causes and decisions, and filler: a text built

@@ -64,6 +64,9 @@ _EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code", "exit_status
 _MS_KEYS = ("duration_ms", "durationMs")
 _WALL_TIME = r"(?m)^Wall time: (\d+(?:\.\d+)?) seconds?\s*$"
 _MAX_MS = buffer.MAX_SECS * 1000
+# Claude Code's answer for a call of a parallel batch it cancelled because another call of the
+# batch failed: the call never ran.
+_NOT_RUN = "Sibling tool call errored"
 
 
 def _args(payload: dict[str, object]) -> dict[str, object]:
@@ -205,6 +208,8 @@ def tool_event(
     if action == "failure":
         failed, error_text = True, values.text_of(payload.get("error")) or error_text
         interrupted = interrupted or payload.get("is_interrupt") is True
+    if _NOT_RUN in error_text or _NOT_RUN in output[:200]:
+        return None  # cancelled with a sibling call that failed: it never ran, nothing to learn
     name = tool.lower()
     ev["tool"] = tool or None
     if name in SHELL or action == "shell":

@@ -218,4 +218,7 @@ def signature(line: str) -> str:
 
 
 SELF_INFLICTED = ("SyntaxError", "IndentationError", "TabError", "NameError", "is not defined")
-NO_TESTS = ("no tests ran", "collected 0 items", "no tests found", "No tests found")
+# The run found no test to run (`pytest -k x` matching nothing; `go test -run X` in a package
+# without X prints "testing: warning: no tests to run").
+NO_TESTS = ("no tests ran", "collected 0 items", "no tests found", "No tests found",
+            "no tests to run")  # fmt: skip

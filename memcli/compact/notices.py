@@ -70,7 +70,8 @@ def _notices(output: str) -> dict[str, str]:
     for raw in output.splitlines():
         line = _PREFIX.sub("", raw.strip()).strip()
         found = _NOTICE.search(line) if 12 <= len(line) <= _LINE_CHARS else None
-        if found is not None:
+        # "testing: warning: no tests to run": the run's own filter matched nothing there
+        if found is not None and not any(marker in line for marker in commands.NO_TESTS):
             shape = " ".join(_NUMBER.sub("#", line[found.start() :].lower()).split())
             out.setdefault(shape[:_SHAPE_CHARS], line)
     return out

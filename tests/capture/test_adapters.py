@@ -171,6 +171,16 @@ def test_post_tool_use_failure() -> None:
     assert ev["hashes"] == {}
 
 
+def test_a_call_cancelled_with_its_failed_sibling_never_ran() -> None:
+    cancelled = "<tool_use_error>Sibling tool call errored</tool_use_error>"
+    assert to_event(bash(None, "PostToolUseFailure", error=cancelled), "claude-code") is None
+    assert to_event(bash({"stdout": "", "stderr": cancelled}), "claude-code") is None
+    assert (
+        event(bash(None, "PostToolUseFailure", error="Exit code 1\nmake: *** No rule"))["ok"]
+        is False
+    )
+
+
 def test_failed_file_tool_never_keeps_the_file_in_its_text() -> None:
     write: dict[str, object] = {
         **CLAUDE,

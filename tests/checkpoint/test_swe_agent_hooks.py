@@ -117,7 +117,9 @@ def test_swe_agent_file_tool_is_no_check_and_no_warning(repo: Path, tmp_path: Pa
                     "The file /repo/shop/money.py has been edited.")  # fmt: skip
     trajectory.step("Check.", "python3 reproduce.py", "345")
     out = trajectory.stop("I made `to_cents` round before converting to an integer.")
-    lines = [x for x in json.loads(out)["reason"].splitlines() if x.startswith("- c")] if out else []
+    lines = (
+        [x for x in json.loads(out)["reason"].splitlines() if x.startswith("- c")] if out else []
+    )
     assert not [x for x in lines if "str_replace_editor" in x], lines
     assert session.mem("compact").returncode == 0
     titles = [i.title for i in api.Memory.open(session.root).items()]

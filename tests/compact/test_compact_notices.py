@@ -96,3 +96,12 @@ def test_the_program_of_a_command_under_a_comment_line_is_the_one_that_ran() -> 
         from_records([{**r, "id": f"o{n}"} for n, r in enumerate(records)]), "s"
     )
     assert draft.title.startswith("`pytest` and `python` print this on every run here")
+
+
+def test_no_tests_to_run_is_the_runs_filter_not_a_notice(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    empty = "testing: warning: no tests to run\nPASS\nok  \tentire.io/cli/x\t0.2s [no tests to run]"
+    name = write_buffer([run_cmd(f"go test ./... -run TestGit{n}", empty, True) for n in range(4)])
+    compact_session(memory, name)
+    assert _notes(memory) == []
