@@ -40,6 +40,10 @@ _GENERIC = (
     r"path\b|syscall\b|signal\b|$)"
     r"|npm (?:ERR!|error) [\w:@./-]+@[\w.-]+ \w+: "
     r"|make(?:\[\d+\])?: \*\*\* .*Error \d+"
+    # task runners' own last words (mise, just, go-task, turbo): which task failed, not why
+    r"|(?:\[[\w:./-]+\] )?ERROR task failed|mise ERROR .*\bfailed\b"
+    r"|error: Recipe `[^`]+` failed on line \d+ with exit code \d+"
+    r"|task: Failed to run task |ERROR\s+run failed: command\s+exited \(\d+\)"
     r"|(?:error:? )?(?:script|command) .{0,80}(?:exited|failed) with (?:exit )?code \d+"
     r"|error Command failed with exit code"
     r"|Error: Process completed with exit code"

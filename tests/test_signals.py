@@ -209,6 +209,9 @@ def test_each_failure_shape_is_named_by_what_it_is(output: str, kind: str, line:
         "Error: npm ERR! Test failed.",
         "npm ERR! code ELIFECYCLE",
         "make: *** [Makefile:12: test] Error 1",
+        "[lint:go] ERROR task failed",  # mise
+        "error: Recipe `lint` failed on line 3 with exit code 1",  # just
+        'task: Failed to run task "lint": exit status 1',  # go-task
         "error Command failed with exit code 1.",
         "Error: Exit code 1",
         "Tests: 1 failed, 2 passed, 3 total",

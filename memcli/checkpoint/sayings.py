@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 SUBAGENT_TOOLS = frozenset(("task", "agent", "spawn_agent", "subagent", "dispatch_agent"))
 
 
+# Abbreviations a sentence goes on after (as :data:`memcli.compact.text._ABBREVIATION`).
+_ABBREVIATIONS = (" e.g.", " i.e.", " etc.", " vs.", " cf.", " approx.", " incl.", "(e.g.",
+                  "(i.e.")  # fmt: skip
+
+
 def sentences(text: str) -> list[str]:
     """Prose sentences, cheaply: code blocks dropped, split at line ends and full stops;
     typographic apostrophes made plain (the phrasing patterns spell "I've", not "I’ve")."""
@@ -33,10 +38,17 @@ def sentences(text: str) -> list[str]:
         if in_code:
             continue
         line = raw.strip().lstrip("-*#>0123456789. ⏺•●◦▪⎿").strip().strip("*").strip()
+        pending = ""
         for part in line.replace("? ", "?\n").replace("! ", "!\n").replace(". ", ".\n").split("\n"):
-            part = part.strip()
+            part = f"{pending} {part.strip()}" if pending else part.strip()
+            if part.endswith(".") and part.lower().endswith(_ABBREVIATIONS):
+                pending = part  # "runs in a command substitution, i.e. a subshell": one sentence
+                continue
+            pending = ""
             if len(part) >= 3:
                 out.append(part)
+        if len(pending) >= 3:
+            out.append(pending)
     return out
 
 

@@ -65,6 +65,8 @@ def tool_failures(obs: list[Obs], session: str) -> list[Draft]:
             continue
         if _MISSING.search(line) and later.input != o.input:
             continue  # it read another path: the first one was a guess
+        if o.files and later.files and not set(o.files) & set(later.files):
+            continue  # it went on to another file: nothing shows how the first call works
         call = later.summary.split(" -> ", 1)[0]
         title = titles.with_fix(f"{o.tool} fails with", line, f"it worked as `{call}`")
         out.append(

@@ -177,7 +177,8 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
                 continue
             if _USER_HEDGE.search(sentence):
                 continue  # the user's guess at a bug: the checkpoint asks, the model knows
-            title = text.title_of(sentence[0].upper() + sentence[1:])
+            said = sentence[0].upper() + sentence[1:]
+            title = text.title_of(said)
             # A norm given with its reason is the user's decision ("use X because Y").
             kind = "decision" if _REASON.search(sentence) else "convention"
             drafts.append(
@@ -186,7 +187,7 @@ def conventions(prompts: Iterable[Obs], session: str, known: text.InstructionFil
                     key=text.normalized(sentence),
                     kind=kind,
                     title=title,
-                    body=title + ".",
+                    body=text.said_whole(said),
                     ts=prompt.ts,
                     session=session,
                     tags=text.tags_from([sentence]),
@@ -226,14 +227,15 @@ def redirected(
             if not named or not any(_touches(o, named) for o in turn):
                 continue
             said = sentence.rstrip("?").strip()
-            title = text.title_of(said[0].upper() + said[1:])
+            said = said[0].upper() + said[1:]
+            title = text.title_of(said)
             drafts.append(
                 Draft(
                     rule="convention",
                     key=text.normalized(sentence),
                     kind="convention",
                     title=title,
-                    body=title + ".",
+                    body=text.said_whole(said),
                     ts=prompt.ts,
                     session=session,
                     tags=text.tags_from([sentence]),
@@ -304,7 +306,7 @@ def decisions(
                     key=text.normalized(sentence),
                     kind=kind,
                     title=title,
-                    body=title + ".",
+                    body=text.said_whole(sentence),
                     ts=message.ts,
                     session=session,
                     tags=text.tags_from([sentence]),

@@ -116,6 +116,13 @@ def title_of(sentence: str, limit: int = 200) -> str:
     return cut.rstrip(" ,;:") + "…"
 
 
+def said_whole(sentence: str) -> str:
+    """A sentence as an item's body: one line, whole (a long one's title is cut; the body
+    keeps the words the title lost), ending with its stop."""
+    line = filters.one_line(_EMPHASIS.sub("", sentence), 10_000).rstrip(" .;:,")
+    return line + "."
+
+
 def words(text: str) -> set[str]:
     """Lower-case content words (no numbers, no stopwords): the shape of a text."""
     return {w for w in WORD.findall(text.lower()) if w not in STOPWORDS}

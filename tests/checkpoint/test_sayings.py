@@ -243,3 +243,12 @@ def test_the_gate_on_what_was_said_answers_as_its_parts_in_their_first_order(tex
     order (each is a pure test)."""
     expected = sayings._may_state_lesson(text) or statements.may_state(text)
     assert sayings.may_state_fact(text) is expected
+
+
+def test_an_abbreviation_goes_on_with_its_sentence() -> None:
+    said = "The cause: `jobs` runs in a command substitution, i.e. a subshell, so it sees no jobs."
+    assert sayings.sentences(said + " Then I fixed it.") == [said, "Then I fixed it."]
+    assert sayings.sentences("Use a linter (e.g. ruff) here. Done") == [
+        "Use a linter (e.g. ruff) here.",
+        "Done",
+    ]

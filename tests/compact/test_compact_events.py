@@ -148,6 +148,18 @@ def test_a_tool_failing_then_working_otherwise_is_how_to_call_it(
     assert "offset 1, limit 200" in item.title
 
 
+def test_a_tool_failing_then_working_on_another_file_is_no_item(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer([
+        _tool("Read", "read data/orders.json -> failed (File content ...)", False, TOO_BIG,
+              files=["data/orders.json"], input="data/orders.json"),
+        _tool("Read", "read src/orders.py", True, files=["src/orders.py"], input="src/orders.py"),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    assert memory.items() == []
+
+
 def test_a_tool_failure_never_got_past_is_no_item(memory: api.Memory, write_buffer: Writer) -> None:
     name = write_buffer([
         _tool("WebFetch", "WebFetch https://example.invalid/x -> failed", False,

@@ -153,3 +153,20 @@ def test_hypothetical_advice_is_no_decision(memory: api.Memory, write_buffer: Wr
     ])  # fmt: skip
     compact_session(memory, name)
     assert [i.kind for i in memory.items()] == ["pitfall"]
+
+
+def test_a_long_decision_keeps_every_word_in_its_body(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    decision = (
+        "Rather than threading `SessionAgents` through every caller of the resume command and "
+        "each of its helpers in the strategy package, I made `GetSessionInfo` look up the "
+        "agent of each session and return the agent type with it, so callers can print the "
+        "correct resume command for every agent"
+    )
+    name = write_buffer([prompt("Fix the resume command for Gemini sessions"),
+                         edit("cmd/resume.go"), said(decision + ".")])  # fmt: skip
+    compact_session(memory, name)
+    [item] = [i for i in memory.items() if i.kind == "decision"]
+    assert item.title.endswith("…") and len(item.title) <= 200
+    assert "callers can print the correct resume command for every agent." in item.body
