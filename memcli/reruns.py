@@ -313,8 +313,8 @@ def same_job(failed: str, passed: str) -> bool:
     a, b = words_of(failed), words_of(passed)
     if not a or not b or a == b or _aside(a) or _aside(b):
         return False
-    if any(w in _NOT_THE_JOB for w in b[1:]):
-        return False  # asking for help or a dry run does no job
+    if any(w in _NOT_THE_JOB for w in b[1:]) and not any(w in _NOT_THE_JOB for w in a[1:]):
+        return False  # asking for help or a dry run does no job (unless the failing run did)
     fa, fb = family(a[0]), family(b[0])
     if fa == fb:
         if a[0] == b[0] and _only_flags_added(a, b):

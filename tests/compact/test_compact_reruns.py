@@ -191,6 +191,19 @@ def test_a_workaround_from_another_path_or_tool(memory: api.Memory, write_buffer
     assert titles[1].startswith("Use `node --import tsx -e 'run()'`, not `npx tsx -e 'run()'`")
 
 
+def test_asking_for_help_under_another_name_is_the_same_job(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    missing = "/bin/bash: line 1: python: command not found"
+    name = write_buffer([
+        run_cmd("cd bench && python run_benchmarks.py --help", missing, False),
+        run_cmd("cd bench && python3 run_benchmarks.py --help", "usage: run_benchmarks.py", True),
+    ])  # fmt: skip
+    compact_session(memory, name)
+    [item] = memory.items()
+    assert item.title.startswith("Use `python3 run_benchmarks.py --help`, not `python run_")
+
+
 def test_no_workaround_from_another_job_an_edit_or_a_typo(
     memory: api.Memory, write_buffer: Writer
 ) -> None:
