@@ -189,7 +189,8 @@ def only_where(sentence: str) -> bool:
     found = fastre.cached(_ONLY_WHERE, IGNORECASE).search(sentence)
     if found is None:
         return False
-    return not _has(_SAYS_WHAT, sentence[found.end() :])
+    # a closing colon opens the code shown next, not an explanation
+    return not _has(_SAYS_WHAT, sentence[found.end() :].rstrip(" .:;"))
 
 
 # Words (lower case) one of which a text must hold for :func:`root_cause` or :func:`decision`

@@ -297,6 +297,7 @@ def test_root_cause() -> None:
         ("The issue is in line 1950.", False),
         ("According to the error, the problem is in the `parse_args` function at line 71", False),
         ("The bug is probably in `shop/money.py`.", False),
+        ("According to the error, the problem is in the `parse` function at line 71:", False),
         ("The issue is in `compat.py`: it compares arrays with `in`.", True),
         ("The bug is in the parser because it drops quotes.", True),
         ("The problem was in how the cache handles theme changes.", True),

@@ -67,7 +67,12 @@ def explanation(
     if not said and not noted:
         return [], "", []
     stated = [s for s in said if phrasing.root_cause(s, True)]
-    causes = stated or [s for s in said if not _FIX_WORDS.search(s)] or noted
+    # Where the fault is ("the problem is in `f` at line 71") is no cause, however it is said.
+    causes = (
+        stated
+        or [s for s in said if not _FIX_WORDS.search(s) and not phrasing.only_where(s)]
+        or noted
+    )
     cause = causes[0] if causes else ""
     fixes = [s for s in said if s != cause]
     return used, cause, fixes
