@@ -287,12 +287,33 @@ def _hint(payload: object) -> str:
         args = edits[0]
     old = args.get("old_string", args.get("old_str"))
     new = args.get("new_string", args.get("new_str"))
+    command = args.get("command")
+    if old is None and new is None and isinstance(command, str):
+        old, new = _shell_replacement(command)  # SWE-agent's editor, run as a command
     if not isinstance(old, str) or not isinstance(new, str):
         return ""
-    old, new = old.strip(), new.strip()
-    if not old or "\n" in old or "\n" in new or len(old) > 120 or len(new) > 120:
+    # A short edit of a few lines reads as one ("`if x in s:` -> `if any(x is v for v in s):`").
+    old, new = " ".join(old.split()), " ".join(new.split())
+    if not old or len(old) > MAX_HINT or len(new) > MAX_HINT:
         return ""
     return f"`{old}` -> `{new}`"
+
+
+MAX_HINT = 160  # characters of each side of an edit shown in its item
+
+
+def _shell_replacement(command: str) -> tuple[str | None, str | None]:
+    """``--old_str`` and ``--new_str`` of ``str_replace_editor str_replace PATH ...``."""
+    if not command.startswith("str_replace_editor str_replace "):
+        return None, None
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None, None
+    found = {w: words[n + 1] for n, w in enumerate(words[:-1]) if w in ("--old_str", "--new_str")}
+    return found.get("--old_str"), found.get("--new_str")
 
 
 def _masked(draft: Draft, redactor: Redactor) -> Draft:

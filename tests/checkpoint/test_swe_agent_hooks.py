@@ -109,6 +109,11 @@ def test_swe_agent_file_tool_is_no_check_and_no_warning(repo: Path, tmp_path: Pa
         '     2\twarnings.warn("DeprecationWarning: to_cents is deprecated")\n'
         "     3\tdef to_cents(x):\n     4\t    return int(x * 100)\n"
     )
+    failing = (
+        'Traceback (most recent call last):\n  File "/repo/reproduce.py", line 3, in <module>\n'
+        "    assert to_cents(3.45) == 345\nAssertionError: to_cents(3.45) gave 344"
+    )
+    trajectory.step("Reproduce first.", "python3 reproduce.py", failing, exit_code=1)
     for _ in range(4):
         trajectory.step("Let me look at the file.", "str_replace_editor view /repo/shop/money.py",
                         viewed)  # fmt: skip
@@ -122,5 +127,8 @@ def test_swe_agent_file_tool_is_no_check_and_no_warning(repo: Path, tmp_path: Pa
     )
     assert not [x for x in lines if "str_replace_editor" in x], lines
     assert session.mem("compact").returncode == 0
-    titles = [i.title for i in api.Memory.open(session.root).items()]
-    assert not [t for t in titles if "str_replace_editor" in t], titles
+    items = api.Memory.open(session.root).items()
+    assert not [i.title for i in items if "str_replace_editor" in i.title], items
+    # the fix shows what the editor replaced, as an editing tool's one-line edit does
+    (fix,) = [i for i in items if "AssertionError" in i.body]
+    assert "`int(x * 100)` -> `int(round(x * 100))`" in fix.body
