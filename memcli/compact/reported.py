@@ -63,9 +63,14 @@ def _edited_after(analysis: Analysis, turn: list[Obs], prompt: Obs) -> bool:
     return any(tasks.code_edit(o) for o in analysis.obs[end + 1 :])
 
 
-def _cause(analysis: Analysis, ctx: Context, turn: list[Obs]) -> tuple[str, Obs | None, list[str]]:
+def _cause(
+    analysis: Analysis, ctx: Context, turn: list[Obs], line: str
+) -> tuple[str, Obs | None, list[str]]:
     """(cause, the message that said it, fix sentences) from the turn's closing message, else
-    from a note naming a cause. Narration, checklists, guesses and questions never explain."""
+    from a note naming a cause of this failure (a long turn's notes explain other failures
+    too: "The issue is that `hooks` is None" says nothing of a reported UnicodeDecodeError).
+    Narration, checklists, guesses and questions never explain."""
+    marks = _marks(line, [o for o in turn if o.is_edit])
     ids = {o.id for o in turn}
     closing = [c for c in analysis.conclusions if c.id in ids][-1:]
     notes = [n for n in analysis.notes if n.id in ids]
@@ -79,8 +84,10 @@ def _cause(analysis: Analysis, ctx: Context, turn: list[Obs]) -> tuple[str, Obs 
             said.append((number, sentence))
         causes = [s for s in said if phrasing.root_cause(s[1], True)]
         causes = causes or [s for s in said if phrasing.root_cause(s[1])]
-        if source not in closing and not causes:
-            continue  # a note explains only when it names a cause
+        if source not in closing:
+            causes = [s for s in causes if any(m in s[1].lower() for m in marks)]
+            if not causes:
+                continue  # a note explains only when it names a cause of this failure
         chosen = (causes or said[:1])[:1]
         if not chosen:
             continue
@@ -90,12 +97,28 @@ def _cause(analysis: Analysis, ctx: Context, turn: list[Obs]) -> tuple[str, Obs 
     return "", None, []
 
 
+def _marks(line: str, edits: list[Obs]) -> set[str]:
+    """Words that tie a sentence to a reported failure: its error's name, its values and
+    names in backticks or quotes, the edited files' names (lower case)."""
+    marks = {commands.error_class(line).rsplit(".", 1)[-1].lower()}
+    marks.update(v for v in text.values(line) if len(v) >= 3)
+    marks.update(w.strip("`'\"").lower() for w in line.split() if len(w.strip("`'\":,.")) >= 4
+                 and w[:1] in "`'\"")  # fmt: skip
+    for o in edits:
+        for path in o.files:
+            name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+            if len(name) >= 4:
+                marks.add(name)
+    marks.discard("")
+    return marks
+
+
 def _pitfall(
     analysis: Analysis, ctx: Context, prompt: Obs, line: str, turn: list[Obs]
 ) -> Draft | None:
     edits = [o for o in turn if tasks.code_edit(o)]
     checks = [o for o in turn if o.passed and commands.parse(o.input).check]
-    cause, said, fixes = _cause(analysis, ctx, turn)
+    cause, said, fixes = _cause(analysis, ctx, turn, line)
     if not cause and not checks:
         return None  # an edit nobody explained or verified: not yet a lesson
     files = list(dict.fromkeys(f for o in edits for f in o.files if tasks.relative(f)))[:5]
