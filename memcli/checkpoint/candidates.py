@@ -25,9 +25,8 @@ twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :m
 :mod:`json`, no dataclasses.
 """
 
-from memcli import reruns as shapes
 from memcli.checkpoint import commands, events, prompted, reruns, sayings, workflow
-from memcli.checkpoint.commands import added_flags, added_steps, command_key, looking
+from memcli.checkpoint.commands import added_flags, added_steps, command_key, looking, looks_around
 from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, strings_of, text_of
 from memcli.checkpoint.sayings import message, sentences
 
@@ -114,5 +113,5 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str, 
     workflow.ran(record, state)
     if record.get("ok") is True:
         key = command_key(line)[0]
-        if key and not looking(key) and key not in shapes.LOOKING:  # a file viewed: no warning
+        if key and not looks_around(key):  # a file viewed: no warning
             events.warned(record, state, key)

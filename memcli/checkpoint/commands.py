@@ -86,6 +86,12 @@ def _bare_key(words: list[str]) -> str:
     return f"{program} {words[1]}" if program == "git" and len(words) > 1 else program
 
 
+def looks_around(key: str) -> bool:
+    """Whether a command key only looks around: a shell's look (:func:`looking`) or one of
+    the shared looks, SWE-agent's among them (:data:`memcli.reruns.LOOKING`)."""
+    return looking(key) or key in shapes.LOOKING
+
+
 def looking(key: str) -> bool:
     program = key.split(" ", 1)[0]
     if program == "git":
@@ -110,7 +116,7 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
                          "ref": text_of(record, "raw"), "ts": text_of(record, "ts"),
                          "last": "", "kind": "refused"}  # fmt: skip
         return
-    if looking(key) or key in shapes.LOOKING:
+    if looks_around(key):
         return
     runs = runs_of(state)
     ok = record.get("ok")

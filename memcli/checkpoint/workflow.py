@@ -16,7 +16,7 @@ Hook path: no :mod:`re`; string tests only, a few per command.
 
 from memcli import programs
 from memcli import reruns as shapes
-from memcli.checkpoint.commands import command_key, looking
+from memcli.checkpoint.commands import command_key, looks_around
 from memcli.checkpoint.entries import add, count_of, one_line, strings_of, text_of
 from memcli.observed import buffer
 
@@ -102,7 +102,7 @@ def normalised(command: str) -> str:
     for part in _parts(programs.without_comments(command)):  # a `# comment` line never ran
         words = part.split("|", 1)[0].split()
         key = command_key(part)[0] if words else ""
-        if not key or looking(key) or key in shapes.LOOKING or _base(words[0]) in ("cd", "export"):
+        if not key or looks_around(key) or _base(words[0]) in ("cd", "export"):
             continue
         prefix = _prefix(part)
         if prefix and prefix not in kept:
@@ -133,7 +133,7 @@ def _workflow(key: str) -> bool:
     words = key.split()
     if not words or words[0] in _NOT_WORKFLOW or words[-1] in _NOT_WORKFLOW:
         return False
-    return words[0] not in _INSTALLERS and not looking(key) and key not in shapes.LOOKING
+    return words[0] not in _INSTALLERS and not looks_around(key)
 
 
 def _table(state: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -265,7 +265,7 @@ def moved(record: dict[str, object], state: dict[str, object]) -> None:
 def _slow(record: dict[str, object], state: dict[str, object], key: str, command: str) -> None:
     secs = buffer.seconds(record.get("secs")) or 0.0
     stopped = timed_out(text_of(record, "excerpt")) if record.get("ok") is False else ""
-    if (secs < SLOW_SECONDS and not stopped) or looking(key) or key in shapes.LOOKING:
+    if (secs < SLOW_SECONDS and not stopped) or looks_around(key):
         return
     shown = one_line(command, 100)
     said = f"hit a timeout ({stopped})" if stopped else f"took {duration(secs)}"

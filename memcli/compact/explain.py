@@ -110,25 +110,32 @@ def _about(sentence: str, marks: set[str]) -> bool:
 
 def _marks(episode: Episode, files: bool = True) -> set[str]:
     """Words that tie a sentence to an episode: edited files, values, names in the error."""
-    marks: set[str] = set()
-    for o in episode.edits if files else []:
-        for path in o.files:
-            marks.add(path.lower())
-            name = stem(path)
-            if name:
-                marks.add(name.lower())
-    line = episode.line
-    marks.update(v for v in text.values(line) if len(v) >= 3)
-    marks.update(v.lower() for v in text.env_vars(line))
-    error = commands.error_class(line).rsplit(".", 1)[-1]
-    if error:
-        marks.add(error.lower())
+    marks = failure_marks(episode.line, episode.edits if files else [])
     for target in episode.command.targets:
         name = stem(target)
         if name:
             marks.add(name.lower())
     for o in episode.fixes:
         marks.add(o.input.lower())
+    return {m for m in marks if len(m) >= 3}
+
+
+def failure_marks(line: str, edits: list[Obs]) -> set[str]:
+    """Words that tie a sentence to a failure's decisive line and the edits that fixed it
+    (lower case): the edited files and their names, the line's values, environment
+    variables and error class."""
+    marks: set[str] = set()
+    for o in edits:
+        for path in o.files:
+            marks.add(path.lower())
+            name = stem(path)
+            if name:
+                marks.add(name.lower())
+    marks.update(v for v in text.values(line) if len(v) >= 3)
+    marks.update(v.lower() for v in text.env_vars(line))
+    error = commands.error_class(line).rsplit(".", 1)[-1]
+    if error:
+        marks.add(error.lower())
     return {m for m in marks if len(m) >= 3}
 
 

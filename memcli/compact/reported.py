@@ -15,7 +15,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from memcli import pasted, phrasing, timeutil
-from memcli.compact import commands, prose, tasks, text
+from memcli.compact import commands, explain, prose, tasks, text
 from memcli.compact.drafts import Draft, body_lines, evidence, importance
 from memcli.compact.observations import Obs
 
@@ -98,19 +98,11 @@ def _cause(
 
 
 def _marks(line: str, edits: list[Obs]) -> set[str]:
-    """Words that tie a sentence to a reported failure: its error's name, its values and
-    names in backticks or quotes, the edited files' names (lower case)."""
-    marks = {commands.error_class(line).rsplit(".", 1)[-1].lower()}
-    marks.update(v for v in text.values(line) if len(v) >= 3)
-    marks.update(w.strip("`'\"").lower() for w in line.split() if len(w.strip("`'\":,.")) >= 4
-                 and w[:1] in "`'\"")  # fmt: skip
-    for o in edits:
-        for path in o.files:
-            name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-            if len(name) >= 4:
-                marks.add(name)
-    marks.discard("")
-    return marks
+    """Words that tie a sentence to a reported failure: an episode's marks
+    (:func:`memcli.compact.explain.failure_marks`) and the names the line quotes."""
+    quoted = {w.strip("`'\"").lower() for w in line.split()
+              if w[:1] in "`'\"" and len(w.strip("`'\":,.")) >= 4}  # fmt: skip
+    return explain.failure_marks(line, edits) | quoted
 
 
 def _pitfall(

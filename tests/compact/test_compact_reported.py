@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compact_helpers import Writer, edit, obs, prompt, run_cmd, said
+from compact_helpers import Writer, edit, prompt, run_cmd, said
 from test_compact_carry import mem_compact
+from test_compact_notes import note
 
 from memcli import api
 
@@ -75,9 +76,6 @@ def test_the_same_paste_twice_unfixed_is_one_task(
 def test_a_note_explains_a_pasted_failure_only_when_it_names_it(
     repo: Path, memory: api.Memory, write_buffer: Writer
 ) -> None:
-    def note(text: str) -> dict[str, object]:
-        return obs("note", "s1", event="Stop", excerpt=text, summary=f"note: {text}"[:200])
-
     name = write_buffer([
         prompt(PASTED),
         note("The issue is that `hooks` is None when the session is built without defaults."),
@@ -96,7 +94,7 @@ def test_a_note_naming_the_pasted_failure_explains_it(
     cause = "The issue is that `CartList` maps over `cart.items`, an object keyed by id."
     name = write_buffer([
         prompt(PASTED),
-        obs("note", "s1", event="Stop", excerpt=cause, summary=f"note: {cause}"),
+        note(cause),
         edit("src/cart/CartList.jsx"),
         run_cmd("npm test -- CartList", "Tests: 4 passed, 4 total", True),
         said("Done."),
