@@ -94,11 +94,14 @@ def _record(o: Obs, failure: bool) -> dict[str, Any]:
 
 
 def retired(analysis: Analysis, project: str, session: str, unfinished: bool) -> list[str]:
-    """Ids of items an earlier batch wrote for failures this batch resolved."""
+    """Ids of items an earlier batch wrote for failures this batch resolved, and its task of
+    open work when this batch's last message states none."""
+    ids = []
+    if tasks.last_message(analysis) is not None and tasks.left_open(analysis, session) is None:
+        ids.append(text.digest_id(project, session, tasks.RULE, tasks.SAID_KEY))
     resolved = [e for e in analysis.episodes if e.first.carried]
     if not resolved:
-        return []
-    ids = []
+        return ids
     if not unfinished and any(e.command.check for e in resolved):
         ids.append(text.digest_id(project, session, tasks.RULE, tasks.KEY))
     for episode in resolved:

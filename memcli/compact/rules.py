@@ -230,6 +230,9 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(facts.drafts(analysis.obs, last_failures, ctx.session, explained))
     if task is not None:
         drafts.append(task)
+    said_open = tasks.left_open(analysis, ctx.session)
+    if said_open is not None:
+        drafts.append(said_open)
     return drafts
 
 

@@ -1,4 +1,5 @@
-"""Unfinished work: a check the session left failing becomes an open ``task`` item.
+"""Unfinished work: a check the session left failing becomes an open ``task`` item, and so
+does the work the session's last message says is left open (:mod:`memcli.compact.open_work`).
 
 The task leads the next session's Layer-1 index (importance above every unverified item)
 and expires after ``TASK_DAYS``. A later compaction batch of the same session that makes the
@@ -11,7 +12,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from memcli import timeutil
-from memcli.compact import commands, text
+from memcli.compact import commands, open_work, text
 from memcli.compact.drafts import Draft, body_lines, evidence
 from memcli.compact.observations import Obs
 
@@ -22,6 +23,7 @@ TASK_DAYS = 30  # an unfinished-work item expires after this many days
 # Above every unverified item: the next session's index shows the unfinished work first.
 UNFINISHED_IMPORTANCE = 0.8
 RULE, KEY = "task", "unfinished"  # one open task per session: its id is derived from these
+SAID_KEY = "left-open"  # and one for the open work its last message states
 
 
 PERSISTENT = 3  # a check failing this many times is unfinished whatever was edited after
@@ -105,14 +107,50 @@ def stopped(analysis: Analysis, session: str) -> Draft | None:
     return _open_task(title, body, last, session, tags, files, last.summary)
 
 
+def last_message(analysis: Analysis) -> Obs | None:
+    """The session's last closing message, when the session ended with it (no prompt after
+    it: a later prompt started work the message did not see)."""
+    if not analysis.conclusions:
+        return None
+    last = analysis.conclusions[-1]
+    if last.kind != "conclusion" or any(p.index > last.index for p in analysis.prompts):
+        return None
+    return last
+
+
+def left_open(analysis: Analysis, session: str) -> Draft | None:
+    """A task item holding the open work the session's last message states (a list under
+    "Remaining:", "not committed yet", an offer the user never answered), or None."""
+    last = last_message(analysis)
+    said = open_work.statements(last.excerpt) if last is not None else []
+    if last is None or not said:
+        return None
+    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    title = text.title_of(f"Unfinished, as the session's last message says: {said[0]}")
+    body = body_lines(
+        f"Goal: {analysis.intent}" if analysis.intent else "",
+        "Left open when the session ended (its last message):",
+        *(f"- {s}" for s in said),
+        "Last changed: " + ", ".join(files) if files else "",
+    )
+    return _open_task(title, body, last, session, ["unfinished"], files, said[0], SAID_KEY)
+
+
 def _open_task(
-    title: str, body: str, last: Obs, session: str, tags: list[str], files: list[str], said: str
+    title: str,
+    body: str,
+    last: Obs,
+    session: str,
+    tags: list[str],
+    files: list[str],
+    said: str,
+    key: str = KEY,
 ) -> Draft:
     """The session's one open task (its id from :data:`RULE` and :data:`KEY`), shown first in
     the next session's index, expiring :data:`TASK_DAYS` after ``last``."""
     return Draft(
         rule=RULE,
-        key=KEY,
+        key=key,
         kind="task",
         title=title,
         body=body,
