@@ -34,7 +34,7 @@ _OPEN_SENTENCE = re.compile(
     r"|published|deployed|tested|run|verified|implemented|fixed|applied)\b"
     r"|\b(?:is|are|remains?) (?:still )?(?:unresolved|unfixed|uncommitted|unpushed|untested"
     r"|unverified|open|pending|blocked|to be done|to be run|to be tested)\b"
-    r"|\bstill (?:needs?|has|have|to be|requires?|fails|failing|broken|on your plate)\b"
+    r"|\bstill (?:needs? to|has to|have to|to be|fails|failing|broken|on your plate)\b"
     r"|\bleft (?:uncommitted|unstaged|unpushed|in (?:the|your) working tree|for you|to you)\b"
     r"|\b(?:you(?:'ll| will)|you) (?:still )?(?:need|have) to\b"
     r"|\b(?:i|we) (?:can't|cannot|couldn't|could not|wasn't able to|was unable to)\b.{0,80}"
@@ -48,7 +48,13 @@ _OFFER = re.compile(
     r"|if you(?:'d)? like,? i can)\b",
     re.I,
 )
-_VAGUE_OFFER = re.compile(r"\b(?:anything else|what else|something else|else you)\b", re.I)
+# An offer of nothing in particular: more help, an explanation, "any adjustments".
+_VAGUE_OFFER = re.compile(
+    r"\b(?:anything else|what else|something else|else you|explain|elaborate|walk you through"
+    r"|any (?:specific |other |further |additional )?(?:parts?|adjustments?|changes?|questions?"
+    r"|modifications?|help|details?|clarifications?|tweaks?))\b",
+    re.I,
+)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?:\[[ xX]\]\s*)?")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+|\*\*[^*]+\*\*:?\s*$|[^\s].{0,60}:\s*$)")
 _DECORATION = re.compile(r"\*\*|^#{1,6}\s|[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
