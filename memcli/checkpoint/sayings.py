@@ -150,7 +150,7 @@ def _lesson_said(sentence: str, mid_turn: bool) -> str:
         return "cause"
     if phrasing.decision(sentence):
         return "decision" if not mid_turn or _has(_REASON, sentence) else ""
-    if learned(sentence):
+    if learned(sentence) or _has(_CAUSE_SAID, sentence):
         return "cause"
     if environment_fact(sentence) or _quoted_environment(sentence):
         return "env"
@@ -244,7 +244,25 @@ def environment_fact(sentence: str) -> bool:
     return fastre.cached(_ENV_FACT, fastre.IGNORECASE).search(sentence) is not None
 
 
-_LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS)
+# A cause said in other words than phrasing.root_cause reads (the checkpoint only: the model
+# judges it, so no item is made of it): what a failure is ("the E2E failure is a wrong CSS
+# selector"), what caused it in the active voice ("..., which caused the OOM we hit"), a cause
+# ruled out ("the worktree location isn't the cause", "a red herring", "expected noise") and a
+# labelled explanation ("AirPods issue: `AudioRecorder` never listens for ...").
+_CAUSE_SAID = (
+    r"\bthe (?:[\w-]+ )?(?:failure|error|crash|hang|breakage|regression|timeout) (?:is|was)"
+    r" (?:a|an|due to|from|that)\b"
+    r"|\b(?:which|that|this|what) (?:is what |was what )?caused\b"
+    r"|\b(?:is|was|are|were)(?:n't| not) (?:the |a )?(?:root )?(?:cause|culprit)\b"
+    r"|\bred herring\b|\b(?:expected|harmless|benign) (?:noise|warnings?|errors?)\b"
+    r"|\b(?:is|are) (?:just |only |all )?(?:harmless|benign|noise)\b"
+    r"|^[\w`'./ -]{1,40}\b(?:issue|problem|bug|gotcha|catch|pitfall)\s*(?::|\u2014|\u2013| - )"
+    r".{0,200}\b(?:never|not|doesn't|does not|don't|isn't|can't|cannot|without|instead)\b"
+)
+_CAUSE_HINTS = ("failure", "error", "crash", "hang", "breakage", "regression", "timeout",
+                "caused", "cause", "culprit", "red herring", "harmless", "benign", "noise",
+                "issue", "problem", "bug", "gotcha", "catch", "pitfall")  # fmt: skip
+_LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS, *_CAUSE_HINTS)
 
 
 def may_state_fact(text: str) -> bool:
