@@ -51,6 +51,32 @@ def test_findings_and_causes(text: str) -> None:
     assert "**" not in found(text)[0][1]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The E2E failure is a wrong CSS selector: `share-dialog.page.ts` looks for `.modal`.",
+        "The `orders` job is missing `max_len=768`, which caused the KV cache OOM we hit.",
+        "No, the worktree location under `.worktrees/1` isn't the cause.",
+        "The `SIWE flow result: null` lines are expected noise from the wallet test.",
+        "AirPods issue: `AudioRecorder` creates an engine but never observes device changes.",
+    ],
+)
+def test_causes_said_in_other_words(text: str) -> None:
+    assert [kind for kind, _line in found(text)] == ["cause"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The crash is specifically in `test_gpu_tensor_memory` under the GPU suite.",
+        "Let me check the error handling in the parser module now.",
+        "The error message now names the file and the line that failed.",
+    ],
+)
+def test_naming_a_failure_is_no_cause(text: str) -> None:
+    assert found(text) == []
+
+
 def test_a_quoted_environment_failure_is_read_as_output_would_be() -> None:
     text = 'The deploy step failed with "Could not resolve host: registry.internal" again.'
     assert [kind for kind, _line in found(text)] == ["env"]
