@@ -13,8 +13,9 @@ about however much was said before it. Within what happened: by kind, then the s
 evidence first; within what was said: the strongest evidence first (see
 :func:`memcli.checkpoint.sayings.strength`: a correction in so many words before a question
 that challenges a choice), then by kind, then in the order seen. The weakest of what was said
-(a question, a fragment, naming nothing concrete) and findings are asked only early in a
-session and a few at a time, so a later turn's stronger lesson still finds room.
+(a question, a fragment, naming nothing concrete) is asked only early in a session and a
+few at a time, findings a few at a time and up to half the session's cap, so a later
+turn's stronger lesson still finds room.
 """
 
 from memcli.checkpoint import sayings
@@ -73,10 +74,11 @@ def choose(
 
 
 # Findings said without a cause's or a choice's words ("`X` is configured in `Y`") are
-# plentiful in a long session's notes: a request names at most 2, a session a quarter of its
-# cap, and only while it has used less than half of it, so they never take the room of a
-# later turn's stronger lesson.
-FINDINGS_PER_REQUEST = 2
+# plentiful in a long session's notes: a request names at most 4, a session at most half of
+# its cap, so they never take the room of a later turn's stronger lesson. (2 a request, a
+# quarter of the cap and only in its first half hid findings about the code a later turn
+# said; 4 and a half showed one more lesson on the blind sessions and no fewer elsewhere.)
+FINDINGS_PER_REQUEST = 4
 
 
 def _few_findings(
@@ -87,9 +89,7 @@ def _few_findings(
 ) -> list[dict[str, object]]:
     earlier = [found.get(a) for a in asked if isinstance(a, str)]
     findings_asked = sum(1 for c in earlier if isinstance(c, dict) and c.get("form") == "finding")
-    allowed = min(FINDINGS_PER_REQUEST, per_session // 4 - findings_asked)
-    if len(asked) >= per_session // 2:
-        allowed = 0
+    allowed = min(FINDINGS_PER_REQUEST, per_session // 2 - findings_asked)
     return _at_most(prose, lambda c: c.get("form") == "finding", allowed)
 
 

@@ -227,12 +227,12 @@ def test_findings_take_a_few_places_and_never_a_later_turns_lesson() -> None:
     config: dict[str, object] = {"max_per_turn": 8, "max_per_session": 16}
     state: dict[str, object] = {"candidates": {c["id"]: c for c in findings}, "asked": []}
     first = run._choose(state, config)
-    assert len(first) == 2  # at most 2 a request, whatever room is left
+    assert len(first) == 4  # at most 4 a request, whatever room is left
     state["asked"] = [c["id"] for c in first]
     second = run._choose(state, config)
-    assert len(second) == 2
+    assert len(second) == 4
     state["asked"] = [*state["asked"], *(c["id"] for c in second)]  # type: ignore[misc]
-    assert run._choose(state, config) == []  # a quarter of the session's cap: 4
+    assert run._choose(state, config) == []  # half the session's cap: 8
     # A later turn's cause is still asked about, and before any finding.
     cause = candidate("cause", 'you said: "The root cause was a stale lock in `db.py`."')
     state["candidates"][cause["id"]] = cause  # type: ignore[index]
