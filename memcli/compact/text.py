@@ -33,6 +33,7 @@ _CLAIM_LABEL = re.compile(
     r"|decision|culprit|lesson|gotcha|pitfall|workaround|convention|rule)$",
     re.I,
 )
+_HEADING = re.compile(r"^\s*#{1,6}\s")
 _HEADER = re.compile(r"^[^*\n]{1,60}?\*\*\s*(?:\([^()]*\))?\s*:?$")
 _EMPHASIS = re.compile(r"\*\*")  # bold markers (never `__`: `__init__.py`)
 
@@ -76,6 +77,8 @@ def sentences(text: str) -> list[str]:
             pending = part
             continue
         pending = ""
+        if _HEADING.match(part):
+            continue  # a Markdown heading ("## Root Cause Analysis: E2E test 3.1") titles a text
         part = _MARKDOWN.sub("", part).strip().strip("*").strip()
         if _HEADER.match(part):
             continue  # a bold header alone ("**Auto-Redaction Script** (`x.py`)")
