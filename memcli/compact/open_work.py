@@ -80,7 +80,7 @@ def statements(message: str) -> list[str]:
         item = _LIST_ITEM.match(line)
         if item and heading:
             if items < MAX_ITEMS and not _DONE_ITEM.search(line):
-                found.append(f"{heading}: {_plain(line[item.end():])}")
+                found.append(f"{heading}: {_plain(line[item.end() :])}")
                 items += 1
             continue
         if not item and _HEADING.match(line):
@@ -91,7 +91,7 @@ def statements(message: str) -> list[str]:
                 continue
         elif not item and items:
             heading = ""  # a paragraph after the list ends it
-        found.extend(_open_sentences(line[item.end():] if item else line))
+        found.extend(_open_sentences(line[item.end() :] if item else line))
     offer = _last_offer(message)
     if offer:
         found.append(f"Offered at the end, not done: {offer}")

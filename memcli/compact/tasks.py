@@ -56,7 +56,7 @@ def unfinished(analysis: Analysis, session: str) -> Draft | None:
     episode = open_checks[-1]
     last = episode.failures[-1]
     line = commands.decisive_line(last.excerpt, last.summary)
-    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    files = changed(analysis)
     # What still fails leads the title: the session's first prompt may be a passing request
     # ("ok, make the diff a little less intense") that says nothing about the check.
     failing = f"`{commands.shown(episode.command.text)}` still fails"
@@ -95,7 +95,7 @@ def stopped(analysis: Analysis, session: str) -> Draft | None:
         return None
     error, _, said = last.excerpt.partition(": ")
     why = f"{error}: {text.one_line(said, 120)}" if said else error
-    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    files = changed(analysis)
     title = text.title_of(f"Unfinished: the session stopped on an API error ({why})")
     body = body_lines(
         f"Goal: {analysis.intent}" if analysis.intent else "",
@@ -125,7 +125,7 @@ def left_open(analysis: Analysis, session: str) -> Draft | None:
     said = open_work.statements(last.excerpt) if last is not None else []
     if last is None or not said:
         return None
-    files = list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:5]
+    files = changed(analysis)
     title = text.title_of(f"Unfinished, as the session's last message says: {said[0]}")
     body = body_lines(
         f"Goal: {analysis.intent}" if analysis.intent else "",
@@ -134,6 +134,14 @@ def left_open(analysis: Analysis, session: str) -> Draft | None:
         "Last changed: " + ", ".join(files) if files else "",
     )
     return _open_task(title, body, last, session, ["unfinished"], files, said[0], SAID_KEY)
+
+
+MAX_FILES = 5  # files a task names as last changed
+
+
+def changed(analysis: Analysis) -> list[str]:
+    """The first :data:`MAX_FILES` files the session edited, in order."""
+    return list(dict.fromkeys(f for o in analysis.obs if o.is_edit for f in o.files))[:MAX_FILES]
 
 
 def _open_task(

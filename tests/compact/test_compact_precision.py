@@ -129,6 +129,13 @@ def test_sentences_drop_a_bold_header_and_a_label() -> None:
     assert text.sentences("**Root cause**: the port in `conftest.py` was stale.") == [
         "Root cause: the port in `conftest.py` was stale."
     ]
+    # A Markdown heading titles what follows (a sub-agent's "## Root Cause Analysis: ...").
+    assert text.sentences("## Root Cause Analysis: E2E test 3.1\n\nThe selector is stale.") == [
+        "The selector is stale."
+    ]
+    assert text.sentences("#123 is the issue the fix closes.") == [
+        "#123 is the issue the fix closes."
+    ]
     assert text.title_of("The **cache** ignores the theme") == "The cache ignores the theme"
     assert text.title_of("Run `__init__.py` first") == "Run `__init__.py` first"
 
