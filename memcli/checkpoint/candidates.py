@@ -15,17 +15,18 @@ assistant's messages), ``unresolved`` (a check still failing when the turn ends)
 (a tool call the user refused), ``interrupted`` (a command stopped before it ended) and
 ``subagent`` (a sub-agent's report naming a cause or a decision), ``failed`` (a command,
 not a check, still failing with a telling line when the turn ends, or a tool's failure with
-its error line), ``warning`` (a passing command's warning the next edit acted on) and
+its error line), ``warning`` (a passing command's warning the next edit acted on),
 ``workflow`` (a command the session ran again and again, or after its edits, to test or build
-the project); see :mod:`memcli.checkpoint.events` for tools, warnings and background jobs and
-:mod:`memcli.checkpoint.workflow` for workflows and slow runs.
+the project) and ``unverified`` (code changed, then only tried with scripts, see
+:mod:`memcli.checkpoint.unverified`); see :mod:`memcli.checkpoint.events` for tools, warnings
+and background jobs and :mod:`memcli.checkpoint.workflow` for workflows and slow runs.
 
 Ids come from the session, the kind and what the candidate is about, so the same lesson seen
 twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :mod:`re`, no
 :mod:`json`, no dataclasses.
 """
 
-from memcli.checkpoint import commands, events, prompted, reruns, sayings, workflow
+from memcli.checkpoint import commands, events, prompted, reruns, sayings, unverified, workflow
 from memcli.checkpoint.commands import added_flags, added_steps, command_key, looking, looks_around
 from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, strings_of, text_of
 from memcli.checkpoint.sayings import message, sentences
@@ -58,6 +59,7 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
             else:
                 events.edited(strings_of(record.get("files")), record, state)
                 workflow.edited(state)
+                unverified.edited(strings_of(record.get("files")), record, state)
         elif kind == "prompt":
             prompted.prompt(record, state)
         elif kind == "conclusion":
@@ -77,6 +79,7 @@ def turn_end(state: dict[str, object]) -> None:
     """At the end of a turn: checks still failing, pasted failures fixed, workflows."""
     commands.turn_end(state)
     workflow.turn_end(state)
+    unverified.turn_end(state)
 
 
 def _read_whole(line: str, record: dict[str, object], state: dict[str, object]) -> bool:
@@ -106,12 +109,14 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str, 
         commands.edit({**record, "files": changed}, state)
         events.edited(changed, record, state)
         workflow.edited(state)
+        unverified.edited(changed, record, state)
         return
     if "commit" in line and not _read_whole(line, record, state):
         sayings.commit(line, state, record)  # what the commit message says changed, and why
     commands.command(record, state)
     workflow.ran(record, state)
-    if record.get("ok") is True:
-        key = command_key(line)[0]
-        if key and not looks_around(key):  # a file viewed: no warning
+    key, check = command_key(line)
+    if key and not looks_around(key):  # a file viewed: no warning, no check
+        unverified.ran(line, key, check, state)
+        if record.get("ok") is True:
             events.warned(record, state, key)
