@@ -1,0 +1,56 @@
+"""The ``unverified`` candidate: code changed, then only tried with scripts, no check after."""
+
+from __future__ import annotations
+
+from test_candidates import cmd, edit, found
+
+from memcli.checkpoint import candidates, unverified
+
+
+def test_a_change_only_tried_with_a_script_is_unverified() -> None:
+    got = found([
+        cmd("python reproduce_issue.py", True, "dtype('<U3')"),
+        edit("/testbed/xarray/core/variable.py"),
+        edit("/testbed/reproduce_issue.py"),  # a scratch script: not the project's code
+        cmd("cd /testbed && python reproduce_issue.py", True, "dtype('<U3')"),
+    ])  # fmt: skip
+    candidate = got["unverified"]
+    assert candidate["suggest"] == "task"
+    assert candidate["files"] == ["/testbed/xarray/core/variable.py"]
+    assert candidate["lines"] == [
+        "the project's test suite, build or linter never ran after the last change to "
+        "/testbed/xarray/core/variable.py (only `cd /testbed && python reproduce_issue.py` ran "
+        "after it): the change is unverified"
+    ]
+
+
+def test_a_check_after_the_change_verifies_it() -> None:
+    for check in ("python -m pytest xarray/tests/test_variable.py", "npm test", "make",
+                  "mise run test:ci", "go build ./..."):  # fmt: skip
+        got = found([edit("src/cart.py"), cmd("python try_cart.py", True), cmd(check, False)])
+        assert "unverified" not in got, check
+
+
+def test_nothing_run_after_a_change_is_no_candidate() -> None:
+    assert "unverified" not in found([edit("src/CartList.jsx"), cmd("git diff", True)])
+    assert "unverified" not in found([edit("README.md"), cmd("python build_docs.py", True)])
+
+
+def test_asked_once_per_session() -> None:
+    state: dict[str, object] = {"session": "s1"}
+    candidates.scan([edit("src/cart.py"), cmd("python try_cart.py", True)], state)
+    candidates.turn_end(state)
+    candidates.scan([edit("src/tax.py"), cmd("python try_tax.py", True)], state)
+    candidates.turn_end(state)
+    found_ = state["candidates"]
+    assert isinstance(found_, dict)
+    assert [c["kind"] for c in found_.values()].count("unverified") == 1
+
+
+def test_code_files() -> None:
+    assert unverified.code_file("src/app/models.py")
+    assert unverified.code_file("C:\\repo\\src\\main.go")
+    assert not unverified.code_file("test_edge_cases.py")
+    assert not unverified.code_file("/tmp/check.py")
+    assert not unverified.code_file("pkg/tests/helpers.py")
+    assert not unverified.code_file("docs/index.md")
