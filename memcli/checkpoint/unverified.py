@@ -81,10 +81,10 @@ def turn_end(state: dict[str, object]) -> None:
     files, done = strings_of(pending.get("files")), strings_of(pending.get("ran"))
     if not files or not done:
         return
-    tried = ", ".join(f"`{c}`" for c in done)
+    tried = ", ".join(f"`{c.rsplit('&& ', 1)[-1]}`" for c in done)  # the run, not its `cd`
     line = (
-        f"the project's test suite, build or linter never ran after the last change to "
-        f"{', '.join(files)} (only {tried} ran after it): the change is unverified"
+        f"unverified: no test suite, build or lint ran after the last change to "
+        f"{', '.join(files)}, only ad-hoc scripts ({tried})"
     )
     add(
         state,

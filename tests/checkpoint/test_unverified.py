@@ -18,9 +18,8 @@ def test_a_change_only_tried_with_a_script_is_unverified() -> None:
     assert candidate["suggest"] == "task"
     assert candidate["files"] == ["/testbed/xarray/core/variable.py"]
     assert candidate["lines"] == [
-        "the project's test suite, build or linter never ran after the last change to "
-        "/testbed/xarray/core/variable.py (only `cd /testbed && python reproduce_issue.py` ran "
-        "after it): the change is unverified"
+        "unverified: no test suite, build or lint ran after the last change to "
+        "/testbed/xarray/core/variable.py, only ad-hoc scripts (`python reproduce_issue.py`)"
     ]
 
 
