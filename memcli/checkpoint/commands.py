@@ -193,17 +193,28 @@ def _output_line(excerpt: str) -> str:
 
 
 _NOT_REMEDIES = frozenset(("-h", "--help", "-V", "--version", "-v", "--verbose", "-n",
-                           "--dry-run"))  # fmt: skip
+                           "--dry-run", "--quiet", "--exitfirst"))  # fmt: skip
+_OUTPUT_LETTERS = frozenset("vsqx")  # -v, -s, -q, -x and bundles (-xvs): how much is printed
+# Options of a test runner that run fewer tests (`pytest -k name`, `jest -t name`, `go test
+# -run X`, `--lf`): a subset passing says nothing of the run that failed.
+_SELECTIONS = frozenset(("-k", "-t", "-run", "--testNamePattern", "--lf", "--last-failed",
+                         "--deselect", "--only", "--grep", "-g"))  # fmt: skip
 
 
 def added_flags(failed: str, passed: str) -> list[str]:
     """Options the passing command line has and the failing one had not (``--no-verify``),
-    in the part before any pipe; asking for help or a dry run is no remedy."""
+    in the part before any pipe; asking for help, a dry run, more or less output, or fewer
+    tests is no remedy."""
     before = set(failed.split("|", 1)[0].split())
     added = [w for w in dict.fromkeys(passed.split("|", 1)[0].split())
              if w.startswith("-") and len(w) > 1 and w not in before]  # fmt: skip
-    if any(w in _NOT_REMEDIES for w in added):
-        return []
+    line = passed.split("|", 1)[0]
+    tests = any(name in line for name in ("test", "jest", "mocha", "spec", "rspec"))
+    for word in added:
+        if word in _NOT_REMEDIES or (tests and word in _SELECTIONS):
+            return []
+        if word[1] != "-" and set(word[1:]) <= _OUTPUT_LETTERS:
+            return []
     return added[:3]
 
 

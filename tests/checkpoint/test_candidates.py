@@ -241,6 +241,11 @@ def test_a_permission_mode_refusing_a_look_around_or_another_tool() -> None:
 def test_asking_for_help_is_no_remedy() -> None:
     assert candidates.added_flags("tool run --yes", "tool run --help | head -5") == []
     assert candidates.added_flags("git tag v1", "git tag --no-sign v1 | cat -A") == ["--no-sign"]
+    # more or less output, or fewer tests, is no remedy either; `curl -k` is one
+    assert candidates.added_flags("pytest", "pytest -xvs -k test_digest") == []
+    assert candidates.added_flags("npx jest", "npx jest -t cart") == []
+    assert candidates.added_flags("npm run build", "npm run build -s") == []
+    assert candidates.added_flags("curl https://x.org", "curl -k https://x.org") == ["-k"]
 
 
 def test_each_change_of_error_after_an_edit_is_a_fix_of_its_own() -> None:
