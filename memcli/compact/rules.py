@@ -29,7 +29,6 @@ from memcli.compact import (
     facts,
     manners,
     notices,
-    pasted_context,
     prose,
     rejections,
     reported,
@@ -196,9 +195,6 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(prose.redirected(analysis.prompts, analysis.obs, ctx.session, ctx.instructions))
     drafts.extend(manners.drafts(analysis.prompts, ctx.session, ctx.instructions))
     ran = [o.input for o in analysis.obs if o.is_command]
-    drafts.extend(
-        pasted_context.drafts(analysis.prompts, ctx.session, ctx.used, ran, ctx.instructions)
-    )
     rejected = rejections.rejected(analysis.conclusions, analysis.prompts)
     concluded = [c for c in analysis.conclusions if c.id not in rejected]
     drafts.extend(prose.decisions(concluded, ctx.session, ctx.used, ran))
