@@ -152,7 +152,7 @@ def _lesson_said(sentence: str, mid_turn: bool) -> str:
         return "decision" if not mid_turn or _has(_REASON, sentence) else ""
     if learned(sentence) or _has(_CAUSE_SAID, sentence):
         return "cause"
-    if environment_fact(sentence) or _quoted_environment(sentence):
+    if environment_fact(sentence) or _quoted_environment(sentence) or _has(_FAILS_ANYWAY, sentence):
         return "env"
     how = redirects.explained(sentence)
     return ("decision" if how == "needed" else "cause") if how else ""
@@ -256,12 +256,23 @@ _CAUSE_SAID = (
     r"|\b(?:is|was|are|were)(?:n't| not) (?:the |a )?(?:root )?(?:cause|culprit)\b"
     r"|\bred herring\b|\b(?:expected|harmless|benign) (?:noise|warnings?|errors?)\b"
     r"|\b(?:is|are) (?:just |only |all )?(?:harmless|benign|noise)\b"
+    r"|\b(?:does(?:n't| not)|can(?:'t|not)) (?:recogni[sz]e|understand) that\b"
     r"|^[\w`'./ -]{1,40}\b(?:issue|problem|bug|gotcha|catch|pitfall)\s*(?::|\u2014|\u2013| - )"
     r".{0,200}\b(?:never|not|doesn't|does not|don't|isn't|can't|cannot|without|instead)\b"
 )
+# Failures that are not the session's: tests failing before any change, or for a reason of
+# the environment ("the 4 failures are all pre-existing", "the failure is unrelated to my
+# changes"): the next session should not chase them. A tool that does not understand the
+# code ("staticcheck doesn't recognize that `t.Fatal` terminates execution") is a cause.
+_FAILS_ANYWAY = (
+    r"\b(?:pre-?existing|unrelated to (?:my|our|the|this|these) changes?|not caused by (?:my|our"
+    r"|the|this) changes?|already fail(?:s|ed|ing)?\b.{0,40}\b(?:before|on main|without)"
+    r"|fail(?:s|ed)? (?:on main|without (?:my|our|the|this) changes?))"
+)
 _CAUSE_HINTS = ("failure", "error", "crash", "hang", "breakage", "regression", "timeout",
                 "caused", "cause", "culprit", "red herring", "harmless", "benign", "noise",
-                "issue", "problem", "bug", "gotcha", "catch", "pitfall")  # fmt: skip
+                "issue", "problem", "bug", "gotcha", "catch", "pitfall", "pre-existing",
+                "preexisting", "unrelated", "already fail", "recogni", "understand")  # fmt: skip
 _LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS, *_CAUSE_HINTS)
 
 

@@ -59,10 +59,23 @@ def test_findings_and_causes(text: str) -> None:
         "No, the worktree location under `.worktrees/1` isn't the cause.",
         "The `SIWE flow result: null` lines are expected noise from the wallet test.",
         "AirPods issue: `AudioRecorder` creates an engine but never observes device changes.",
+        "The staticcheck linter doesn't recognize that `t.Fatal` terminates execution.",
     ],
 )
 def test_causes_said_in_other_words(text: str) -> None:
     assert [kind for kind, _line in found(text)] == ["cause"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The 4 failures are all pre-existing: integration tests needing a live Daytona sandbox.",
+        "The `test_raises` failure is unrelated to my changes, it uses the old string form.",
+        "The remaining test failure already fails on main without my change applied.",
+    ],
+)
+def test_failures_that_are_not_the_sessions_are_environment_facts(text: str) -> None:
+    assert [kind for kind, _line in found(text)] == ["env"]
 
 
 @pytest.mark.parametrize(
