@@ -247,8 +247,10 @@ def environment_fact(sentence: str) -> bool:
 # A cause said in other words than phrasing.root_cause reads (the checkpoint only: the model
 # judges it, so no item is made of it): what a failure is ("the E2E failure is a wrong CSS
 # selector"), what caused it in the active voice ("..., which caused the OOM we hit"), a cause
-# ruled out ("the worktree location isn't the cause", "a red herring", "expected noise") and a
-# labelled explanation ("AirPods issue: `AudioRecorder` never listens for ...").
+# ruled out ("the worktree location isn't the cause", "a red herring", "expected noise"), a
+# tool that does not understand the code ("staticcheck doesn't recognize that `t.Fatal`
+# terminates execution") and a labelled explanation ("AirPods issue: `AudioRecorder` never
+# listens for ...").
 _CAUSE_SAID = (
     r"\bthe (?:[\w-]+ )?(?:failure|error|crash|hang|breakage|regression|timeout) (?:is|was)"
     r" (?:a|an|due to|from|that)\b"
@@ -262,17 +264,18 @@ _CAUSE_SAID = (
 )
 # Failures that are not the session's: tests failing before any change, or for a reason of
 # the environment ("the 4 failures are all pre-existing", "the failure is unrelated to my
-# changes"): the next session should not chase them. A tool that does not understand the
-# code ("staticcheck doesn't recognize that `t.Fatal` terminates execution") is a cause.
+# changes"): the next session should not chase them.
 _FAILS_ANYWAY = (
     r"\b(?:pre-?existing|unrelated to (?:my|our|the|this|these) changes?|not caused by (?:my|our"
     r"|the|this) changes?|already fail(?:s|ed|ing)?\b.{0,40}\b(?:before|on main|without)"
     r"|fail(?:s|ed)? (?:on main|without (?:my|our|the|this) changes?))"
 )
+# Beside phrasing's own lesson words ("cause", "issue", "problem", "bug", "culprit"), which
+# :func:`_may_state_lesson` tries first.
 _CAUSE_HINTS = ("failure", "error", "crash", "hang", "breakage", "regression", "timeout",
-                "caused", "cause", "culprit", "red herring", "harmless", "benign", "noise",
-                "issue", "problem", "bug", "gotcha", "catch", "pitfall", "pre-existing",
-                "preexisting", "unrelated", "already fail", "recogni", "understand")  # fmt: skip
+                "red herring", "harmless", "benign", "noise", "gotcha", "catch", "pitfall",
+                "pre-existing", "preexisting", "unrelated", "already fail", "recogni",
+                "understand")  # fmt: skip
 _LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS, *_CAUSE_HINTS)
 
 

@@ -122,8 +122,10 @@ def left_open(analysis: Analysis, session: str) -> Draft | None:
     """A task item holding the open work the session's last message states (a list under
     "Remaining:", "not committed yet", an offer the user never answered), or None."""
     last = last_message(analysis)
-    said = open_work.statements(last.excerpt) if last is not None else []
-    if last is None or not said:
+    if last is None:
+        return None
+    said = open_work.statements(last.excerpt)
+    if not said:
         return None
     files = changed(analysis)
     title = text.title_of(f"Unfinished, as the session's last message says: {said[0]}")
