@@ -24,6 +24,7 @@ from memcli.compact import (
     chains,
     commands,
     commits,
+    confirmations,
     events,
     explain,
     facts,
@@ -212,6 +213,7 @@ def compact(analysis: Analysis, ctx: Context) -> list[Draft]:
     drafts.extend(events.tool_failures(analysis.obs, ctx.session))
     drafts.extend(events.acted_on_warnings(analysis.obs, ctx.session))
     drafts.extend(notices.drafts(analysis.obs, ctx.session))  # printed on run after run
+    drafts.extend(confirmations.drafts(analysis.obs, ctx.session))  # acts on its second run
     said = [o for o in [*analysis.conclusions, *analysis.notes] if not o.carried]
     drafts.extend(events.slow_runs(analysis.obs, said, ctx.session))
     drafts.extend(workflow.drafts(analysis.obs, ctx.session))  # checks run again, slow runs
