@@ -117,6 +117,6 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str, 
     workflow.ran(record, state)
     key, check = command_key(line)
     if key and not looks_around(key):  # a file viewed: no warning, no check
-        unverified.ran(line, key, check, state)
+        unverified.ran(line, key, check, state, record.get("ok") is True)
         if record.get("ok") is True:
             events.warned(record, state, key)

@@ -53,3 +53,38 @@ def test_code_files() -> None:
     assert not unverified.code_file("/tmp/check.py")
     assert not unverified.code_file("pkg/tests/helpers.py")
     assert not unverified.code_file("docs/index.md")
+
+
+def test_a_change_tried_with_scripts_then_checked_without_a_new_test_is_untested() -> None:
+    got = found([
+        edit("/testbed/lib/matplotlib/text.py"),
+        cmd("cd /testbed && python test_fix.py", True, "[-4 1]"),
+        cmd("python -m pytest lib/matplotlib/tests/test_text.py", True, "103 passed"),
+        cmd("cd /testbed && python test_edge_cases.py", True),  # after the check: not shown
+    ])  # fmt: skip
+    assert got["unverified"]["lines"] == [
+        "untested: no test was added or changed for the change to /testbed/lib/matplotlib/text.py;"
+        " it was tried only with ad-hoc scripts (`python test_fix.py`), then"
+        " `python -m pytest lib/matplotlib/tests/test_text.py` ran"
+    ]
+
+
+def test_a_test_added_in_the_session_or_a_check_before_any_script_is_no_candidate() -> None:
+    for test in ("lib/matplotlib/tests/test_text.py", "pkg/cart_test.go", "src/Cart.test.tsx",
+                 "src/test/java/CartTest.java"):  # fmt: skip
+        got = found([
+            edit("src/cart.py"),
+            edit(test),
+            cmd("python try_cart.py", True),
+            cmd("python -m pytest", True),
+        ])  # fmt: skip
+        assert "unverified" not in got, test
+    got = found([edit("src/cart.py"), cmd("python -m pytest", True), cmd("python try.py", True)])
+    assert "unverified" not in got
+
+
+def test_test_files() -> None:
+    assert unverified.test_file("pkg/tests/test_cart.py")
+    assert unverified.test_file("cart_test.go") and unverified.test_file("web/Cart.spec.ts")
+    assert not unverified.test_file("/testbed/test_fix.py")  # a scratch script at the top
+    assert not unverified.test_file("src/latest.py") and not unverified.test_file("docs/tests/")
