@@ -260,7 +260,13 @@ _CAUSE_SAID = (
     r"|\b(?:is|are) (?:just |only |all )?(?:harmless|benign|noise)\b"
     r"|\b(?:does(?:n't| not)|can(?:'t|not)) (?:recogni[sz]e|understand) that\b"
     r"|^[\w`'./ -]{1,40}\b(?:issue|problem|bug|gotcha|catch|pitfall)\s*(?::|\u2014|\u2013| - )"
-    r".{0,200}\b(?:never|not|doesn't|does not|don't|isn't|can't|cannot|without|instead)\b"
+    r".{0,200}\b(?:never|not|doesn't|does not|don't|isn't|can't|cannot|without|instead"
+    r"|wasn't|weren't|didn't|won't|aren't|has no|have no|no longer)\b"
+    # "the console logs were causing the rendering artifacts": a cause in its verb
+    r"|\b(?:was|were|is|are) (?:what was |what is )?causing\b"
+    # "the 404s are just lookups for new accounts - expected": output explained as no fault
+    r"|(?:\s?[\u2014\u2013]\s?| - |, )(?:this is |that's |which is |all |both )?(?:expected|normal)"
+    r"[.)]*$|\b(?:is|are) (?:just |all |perfectly )?(?:expected|normal)(?: here| behaviou?r)?[.)]*$"
 )
 # Failures that are not the session's: tests failing before any change, or for a reason of
 # the environment ("the 4 failures are all pre-existing", "the failure is unrelated to my
@@ -275,7 +281,7 @@ _FAILS_ANYWAY = (
 _CAUSE_HINTS = ("failure", "error", "crash", "hang", "breakage", "regression", "timeout",
                 "red herring", "harmless", "benign", "noise", "gotcha", "catch", "pitfall",
                 "pre-existing", "preexisting", "unrelated", "already fail", "recogni",
-                "understand")  # fmt: skip
+                "understand", "causing", "expected", "normal")  # fmt: skip
 _LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS, *_CAUSE_HINTS)
 
 

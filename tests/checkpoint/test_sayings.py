@@ -60,6 +60,10 @@ def test_findings_and_causes(text: str) -> None:
         "The `SIWE flow result: null` lines are expected noise from the wallet test.",
         "AirPods issue: `AudioRecorder` creates an engine but never observes device changes.",
         "The staticcheck linter doesn't recognize that `t.Fatal` terminates execution.",
+        "That's the issue \u2014 the commit we pushed wasn't created through the hook's system.",
+        "The console logs in `render()` were causing the rendering artifacts.",
+        "The 404s are just IPNS record lookups for new accounts \u2014 expected.",
+        "The `DeprecationWarning` about `collections.abc` comes from urllib3, which is normal.",
     ],
 )
 def test_causes_said_in_other_words(text: str) -> None:
@@ -84,6 +88,9 @@ def test_failures_that_are_not_the_sessions_are_environment_facts(text: str) -> 
         "The crash is specifically in `test_gpu_tensor_memory` under the GPU suite.",
         "Let me check the error handling in the parser module now.",
         "The error message now names the file and the line that failed.",
+        "All 12 tests pass and the output of `make docs` looks as expected.",
+        "This step is expected to take about 5 minutes on the CI runner.",
+        "Let me check whether the timeout is causing the failure in `auth.spec.ts`.",
     ],
 )
 def test_naming_a_failure_is_no_cause(text: str) -> None:
