@@ -8,6 +8,8 @@ a choice, terse norms typed after a turn, and what a long pasted context states.
   whether it changed the work).
 - A *fragment* (:func:`memcli.redirects.fragment`): "only e2e tests", "keep the old code
   around", typed after the session's first prompt; asked as a ``convention``.
+- A *cause*, a *decision* with its reason or an *environment fact* the user states, read as
+  a note's sentence would be (:func:`memcli.checkpoint.sayings.kind_said`).
 - A *manner* of work asked for in a second prompt (:func:`memcli.redirects.manner`: "read
   it in full" once more): how the user wants the work done; asked as a ``convention``.
 - *Pasted context*: a long prompt (a log of an earlier session, a document) is not talked to
@@ -86,6 +88,22 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
             add(state, "convention", sentence.lower(), said, record)
         elif after_turn and not tagged and redirects.fragment(sentence):
             add(state, "convention", sentence.lower(), said, record, form="fragment")
+        elif not tagged and words >= 6:
+            _explained(sentence, said, state, record)
+
+
+def _explained(
+    sentence: str, said: list[str], state: dict[str, object], record: dict[str, object]
+) -> None:
+    """A cause, a choice with its reason or an environment fact the user states ("the hook
+    never actually worked, so let's remove it", "reason being that we injected the message
+    between the tool call and its result"): the user knows what the session only guesses.
+    Read as a note's sentence (a choice needs its reason); findings and plans are not."""
+    kind = sayings.kind_said(sentence, mid_turn=True)
+    if kind == "env":
+        add(state, "env", sentence.lower(), said, record, env="stated")
+    elif kind in ("cause", "decision"):
+        add(state, kind, sentence.lower(), said, record)
 
 
 MAX_MANNERS = 20  # manners of work remembered in a session's state

@@ -263,7 +263,9 @@ _CAUSE_SAID = (
     r".{0,200}\b(?:never|not|doesn't|does not|don't|isn't|can't|cannot|without|instead"
     r"|wasn't|weren't|didn't|won't|aren't|has no|have no|no longer)\b"
     # "the console logs were causing the rendering artifacts": a cause in its verb
-    r"|\b(?:was|were|is|are) (?:what was |what is )?causing\b"
+    r"|\b(?:was|were|is|are) (?:what was |what is )?causing\b|\breason being\b"
+    # a reviewer's "this will cause build failures for non-Unix targets because ..."
+    r"|\bwill cause\b[^.;]{0,100}\bbecause\b"
     # "the 404s are just lookups for new accounts - expected": output explained as no fault
     r"|(?:\s?[\u2014\u2013]\s?| - |, )(?:this is |that's |which is |all |both )?(?:expected|normal)"
     r"[.)]*$|\b(?:is|are) (?:just |all |perfectly )?(?:expected|normal)(?: here| behaviou?r)?[.)]*$"
@@ -281,7 +283,8 @@ _FAILS_ANYWAY = (
 _CAUSE_HINTS = ("failure", "error", "crash", "hang", "breakage", "regression", "timeout",
                 "red herring", "harmless", "benign", "noise", "gotcha", "catch", "pitfall",
                 "pre-existing", "preexisting", "unrelated", "already fail", "recogni",
-                "understand", "causing", "expected", "normal")  # fmt: skip
+                "understand", "causing", "expected", "normal", "reason being",
+                "will cause")  # fmt: skip
 _LESSON_HINTS = (*_ENV_HINTS, *_LEARNED_HINTS, *_CAUSE_HINTS)
 
 

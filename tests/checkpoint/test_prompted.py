@@ -198,3 +198,30 @@ def test_a_question_is_answered_once_and_only_by_a_terse_prompt() -> None:
     assert all(len(lines) == 1 for lines in lines_after(ASKED, long))
     # a closing message without a question: a terse norm stands alone
     assert lines_after("Removed the old scripts.", "keep it") == [['the user said: "keep it"']]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("reason being that we injected the bash message in between the tool call and tool"
+         " result.", "cause"),
+        ("This will cause build failures for non-Unix targets because `spawnDetached` is"
+         " undefined there.", "cause"),
+        ("We use uv instead of pip because the lock file pins the index.", "correction"),
+    ],
+)  # fmt: skip
+def test_a_cause_the_user_states_is_a_candidate(text: str, kind: str) -> None:
+    state: dict[str, object] = {"session": "s1"}
+    prompted.prompt({"id": "o1", "excerpt": text, "raw": "raw/s1.jsonl#o1"}, state)
+    found = state.get("candidates")
+    assert isinstance(found, dict)
+    assert [c["kind"] for c in found.values()] == [kind]
+    assert next(iter(found.values()))["lines"][0].startswith('the user said: "')
+
+
+def test_a_users_request_or_plan_is_no_cause() -> None:
+    state: dict[str, object] = {"session": "s1"}
+    for text in ("ok, copy the dark theme over to the themes folder and let me try it",
+                 "log a linear improvement for the gc issue in project Troy please"):  # fmt: skip
+        prompted.prompt({"id": "o1", "excerpt": text, "raw": "r"}, state)
+    assert not state.get("candidates")
