@@ -9,7 +9,7 @@ file, a command, an error, a version); narration does neither.
 """
 
 from memcli import phrasing, redirects, signals, statements
-from memcli.checkpoint import reported
+from memcli.checkpoint import reported, salient
 from memcli.checkpoint.entries import add, candidate_id, one_line, text_of
 from memcli.fastparse import fastre
 
@@ -72,6 +72,7 @@ def message(
     taken = reported.said(split, state, mask) if not mid_turn else frozenset()
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
     assert isinstance(seen, set)
+    unread: list[str] = []  # sentences no rule reads a lesson in
     for sentence in split[:80]:
         if sentence in seen or sentence in taken:
             continue
@@ -80,6 +81,7 @@ def message(
             sentence = sentence.replace("**", "").replace("__", "")
         kind = kind_said(sentence, mid_turn)
         if not kind:
+            unread.append(sentence)
             continue
         if mask is not None:
             if _known(state, kind, sentence):
@@ -94,6 +96,23 @@ def message(
             add(state, "decision", sentence.lower(), said, record, form="approach", **extra)
         else:
             add(state, kind, sentence.lower(), said, record, **extra)
+    if not mid_turn:
+        _most_telling(unread, state, record, mask)
+
+
+def _most_telling(
+    unread: list[str],
+    state: dict[str, object],
+    record: dict[str, object] | None,
+    mask: "Callable[[str], str] | None",
+) -> None:
+    """A closing message's most telling sentence no rule read, as a finding to judge."""
+    sentence = salient.most_telling(unread)
+    if not sentence or (mask is not None and _known(state, "fact", sentence)):
+        return
+    if mask is not None:
+        sentence = mask(sentence)
+    add(state, "fact", sentence.lower(), [f'you said: "{sentence}"'], record, form="finding")
 
 
 QUESTION = "question"  # the state's key: the closing message's last question

@@ -1,0 +1,54 @@
+"""The most telling sentence of a closing message that no rule of :mod:`sayings` reads.
+
+Most lessons a closing message holds are not said in a lesson's words: "The API key is
+visible in `ps` output since it is passed as argv", "`unsubscribeAll()` should only
+disconnect from the agent, not clear the user's listeners", "Even `ds.z.copy()` changes the
+dtype". What such a sentence has is a shape, not a wording: it names something concrete (a
+file, a function, a flag, a version), says why or what follows, and says what a thing does
+not do or only does. :func:`most_telling` picks the one sentence of a message that has two
+of the three; the model, which wrote it, judges whether it is a lesson (the checkpoint asks
+about it as a finding, a few at a time: see :mod:`memcli.checkpoint.choose`).
+
+Hook path: plain string tests and :mod:`memcli.statements`' cached pattern only.
+"""
+
+from memcli import phrasing, redirects, statements
+
+MIN_WORDS, MAX_WORDS = 7, 50
+# What a thing does not do, or only does ("isn't", "never", "only", "without", "unlike").
+_LIMITS = (" not ", "n't ", " never ", " only ", " without ", " no longer ", " unlike ",
+           " instead ")  # fmt: skip
+# A plan, an intent or a report of one's own work, not a finding ("I need to inspect ...",
+# "We should ...", "Let me ...", "Now ...", "I've ported ...").
+_OWN_WORK = ("i ", "i'", "we need", "we should", "we could", "we can ", "we'll", "let me",
+             "let's", "now ", "next", "then ", "first", "or we", "you can ", "you could ",
+             "you may ", "you might ", "if you ")  # fmt: skip
+TELLING = 2  # of the three marks
+
+
+def most_telling(sentences: list[str]) -> str:
+    """The first sentence with the most marks (at least :data:`TELLING`), or ``""``."""
+    best, best_marks = "", TELLING - 1
+    for sentence in sentences:
+        marks = _marks(sentence)
+        if marks > best_marks:
+            best, best_marks = sentence, marks
+    return best
+
+
+def _marks(sentence: str) -> int:
+    words = len(sentence.split())
+    if "?" in sentence or not MIN_WORDS <= words <= MAX_WORDS or sentence.endswith(":"):
+        return 0
+    lowered = sentence.lower()
+    if lowered.startswith(_OWN_WORK) or lowered.startswith(("|", "✅", "❌")):
+        return 0  # a plan, a table row or a checklist line
+    padded = f" {lowered.replace(',', ' ').replace(';', ' ').replace('(', ' ')} "
+    marks = (
+        int(redirects.concrete(sentence))
+        + int(statements.with_reason(sentence))
+        + int(any(limit in padded for limit in _LIMITS))
+    )
+    if marks >= TELLING and phrasing.narration(sentence):
+        return 0
+    return marks

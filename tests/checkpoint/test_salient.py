@@ -1,0 +1,78 @@
+"""The closing message's most telling sentence: concrete, with a reason or a limit."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memcli.checkpoint import sayings, salient
+from memcli.checkpoint.sayings import sentences
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The API key and endpoint are visible in `ps` output since they're passed as argv.",
+        "`unsubscribeAll()` should only disconnect from the agent, not clear the listeners.",
+        "Even `ds.z.copy()` (without deep=True) changes the dtype to `object`.",
+        "When `invalidate()` is called, it clears the cached output, but the theme doesn't change.",
+    ],
+)
+def test_a_concrete_sentence_with_a_reason_or_a_limit_is_telling(sentence: str) -> None:
+    message = f"Done, the change is in place.\n\n{sentence}\n\nAll tests pass now."
+    assert salient.most_telling(sentences(message)) == sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I need to inspect `filter_members` to see how it checks the option, not guess.",
+        "Let me check `auth.py` since it is likely where the logic is, not elsewhere.",
+        "Now update `wingman.md` because the trigger is not there anymore.",
+        "| `LoadEntireSettings()` | merged, not only the project file |",
+        "Is `tokensAfter` not stored because nobody reads it?",
+        "The tests pass because everything works fine now.",  # no name: one mark
+        "Updated `README.md` with the new installation steps.",  # a name, nothing else
+    ],
+)
+def test_plans_table_rows_questions_and_one_mark_are_not(sentence: str) -> None:
+    assert salient.most_telling([sentence]) == ""
+
+
+def test_the_sentence_with_more_marks_wins_then_the_first() -> None:
+    two = "The cache in `store.py` is not flushed on exit."
+    three = "The cache in `store.py` is not flushed on exit because `atexit` never runs."
+    assert salient.most_telling([two, three]) == three
+    assert salient.most_telling([two, two.replace("cache", "index")]) == two
+
+
+def test_a_closing_message_makes_its_telling_sentence_a_finding() -> None:
+    state: dict[str, object] = {"session": "s1"}
+    text = (
+        "Fixed the flaky test.\n\n"
+        "When `invalidate()` is called, it clears the cached output, but the theme doesn't change."
+    )
+    sayings.message(text, state, None)
+    found = [c for c in state["candidates"].values()]  # type: ignore[attr-defined]
+    assert [(c["kind"], c.get("form")) for c in found] == [("fact", "finding")]
+    assert "invalidate()" in found[0]["lines"][0]
+
+
+def test_a_mid_turn_note_is_not_read_for_one() -> None:
+    state: dict[str, object] = {"session": "s1"}
+    text = "The SSH host key changed, so `ssh` refuses to connect until `known_hosts` is cleaned."
+    sayings.message(text, state, None, mid_turn=True)
+    assert not state.get("candidates")
+
+
+def test_a_sentence_a_rule_reads_is_not_asked_twice() -> None:
+    state: dict[str, object] = {"session": "s1"}
+    cause = "The root cause was that `pool.close()` is never called, so connections leak."
+    sayings.message(cause, state, None)
+    kinds = sorted(c["kind"] for c in state["candidates"].values())  # type: ignore[attr-defined]
+    assert kinds == ["cause"]
+
+
+@given(st.lists(st.text(max_size=300), max_size=8))
+def test_any_text_gives_one_of_its_sentences_or_nothing(parts: list[str]) -> None:
+    found = salient.most_telling(parts)
+    assert found == "" or found in parts
