@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memcli.checkpoint import sayings, salient
+from memcli.checkpoint import salient, sayings
 from memcli.checkpoint.sayings import sentences
 
 
