@@ -17,16 +17,27 @@ assistant's messages), ``unresolved`` (a check still failing when the turn ends)
 not a check, still failing with a telling line when the turn ends, or a tool's failure with
 its error line), ``warning`` (a passing command's warning the next edit acted on),
 ``workflow`` (a command the session ran again and again, or after its edits, to test or build
-the project) and ``unverified`` (code changed, then only tried with scripts, see
-:mod:`memcli.checkpoint.unverified`); see :mod:`memcli.checkpoint.events` for tools, warnings
-and background jobs and :mod:`memcli.checkpoint.workflow` for workflows and slow runs.
+the project), ``unverified`` (code changed, then only tried with scripts, see
+:mod:`memcli.checkpoint.unverified`) and ``branch`` (commits left ahead of the remote, see
+:mod:`memcli.checkpoint.told` for that and what else output tells in passing); see
+:mod:`memcli.checkpoint.events` for tools, warnings and background jobs and
+:mod:`memcli.checkpoint.workflow` for workflows and slow runs.
 
 Ids come from the session, the kind and what the candidate is about, so the same lesson seen
 twice (in the buffer and in the Stop payload) is one candidate. Hook path: no :mod:`re`, no
 :mod:`json`, no dataclasses.
 """
 
-from memcli.checkpoint import commands, events, prompted, reruns, sayings, unverified, workflow
+from memcli.checkpoint import (
+    commands,
+    events,
+    prompted,
+    reruns,
+    sayings,
+    told,
+    unverified,
+    workflow,
+)
 from memcli.checkpoint.commands import added_flags, added_steps, command_key, looking, looks_around
 from memcli.checkpoint.entries import PRIORITY, SUGGEST, candidate_id, crc32, strings_of, text_of
 from memcli.checkpoint.sayings import message, sentences
@@ -80,6 +91,7 @@ def turn_end(state: dict[str, object]) -> None:
     commands.turn_end(state)
     workflow.turn_end(state)
     unverified.turn_end(state)
+    told.turn_end(state)
 
 
 def _read_whole(line: str, record: dict[str, object], state: dict[str, object]) -> bool:
@@ -104,6 +116,7 @@ def _command(record: dict[str, object], state: dict[str, object], summary: str, 
         return
     if events.sleep(line):
         events.waited(record, state)
+    told.ran(record, state, line)
     changed = reruns.shell_edit(record, state)  # SWE-agent's `edit`, `sed -i`, ...
     if changed:
         commands.edit({**record, "files": changed}, state)

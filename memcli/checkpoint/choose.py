@@ -27,7 +27,17 @@ if TYPE_CHECKING:
 
 # Kinds that come from events (commands, their outputs, tool calls), not from prose.
 HAPPENED = frozenset(
-    ("fix", "unresolved", "denied", "failed", "warning", "interrupted", "workflow", "unverified")
+    (
+        "fix",
+        "unresolved",
+        "denied",
+        "failed",
+        "warning",
+        "interrupted",
+        "workflow",
+        "unverified",
+        "branch",
+    )
 )
 
 

@@ -15,12 +15,12 @@ SUGGEST = {
     "fix": "pitfall", "env": "env", "correction": "convention", "convention": "convention",
     "decision": "decision", "cause": "pitfall", "unresolved": "task", "denied": "env",
     "interrupted": "env", "subagent": "pitfall", "failed": "pitfall", "warning": "pitfall",
-    "fact": "env", "workflow": "convention", "unverified": "task",
+    "fact": "env", "workflow": "convention", "unverified": "task", "branch": "task",
 }  # fmt: skip
 # Asked first when a turn holds more candidates than one request may name.
 PRIORITY = ("fix", "env", "correction", "convention", "cause", "decision", "fact", "unresolved",
             "denied", "failed", "warning", "interrupted", "workflow", "subagent",
-            "unverified")  # fmt: skip
+            "unverified", "branch")  # fmt: skip
 MAX_LINE = 220
 MAX_CANDIDATES = 200  # per session: the state file stays small however long the session
 

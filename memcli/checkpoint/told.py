@@ -1,0 +1,100 @@
+"""What a command's output tells about the session's setting in passing, whatever its exit
+code: lines a session reads past and the next one should know.
+
+- ``env``: the assistant reset the shell's directory after the command ("Shell cwd was reset
+  to /repo": Claude Code's Bash keeps no ``cd`` that leaves the project, so the next command
+  runs where the first began);
+- ``env``: the remote's notice on a push ("remote: GitHub found 19 vulnerabilities on
+  owner/repo's default branch");
+- ``branch``: at the end of a turn, the branch git last said is ahead of or has diverged
+  from its remote, with no push or pull after it (commits the next session may think shared).
+
+Hook path: substring tests on each output before anything else.
+"""
+
+from memcli.checkpoint.entries import add, one_line, text_of
+
+_CWD_RESET = "Shell cwd was reset to "
+_AHEAD = ("Your branch is ahead of '", "have diverged")
+_SYNCED = ("Your branch is up to date with '", "Everything up-to-date")
+_REMOTE_NOTICES = ("vulnerabilit",)  # what a remote tells on every push until it is handled
+BRANCH = "branch_state"  # the state's key: git's last word on the branch, and where
+
+
+def ran(record: dict[str, object], state: dict[str, object], command: str) -> None:
+    """Read one command's output for what it tells in passing."""
+    excerpt = text_of(record, "excerpt")
+    if not excerpt:
+        return
+    if _CWD_RESET in excerpt:
+        _cwd_reset(excerpt, command, record, state)
+    if "remote:" in excerpt:
+        _remote_notice(excerpt, command, record, state)
+    if "git" in command:
+        _branch(excerpt, command, record, state)
+
+
+def _line_with(excerpt: str, marker: str) -> str:
+    at = excerpt.find(marker)
+    start = excerpt.rfind("\n", 0, at) + 1
+    end = excerpt.find("\n", at)
+    return excerpt[start : end if end >= 0 else len(excerpt)].strip()
+
+
+def _cwd_reset(
+    excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
+) -> None:
+    said = _line_with(excerpt, _CWD_RESET)
+    lines = [
+        f'after `{one_line(command, 100)}` the assistant said "{one_line(said, 120)}": a `cd` '
+        "does not carry over to the next command here; give each command its directory"
+    ]
+    add(state, "env", "cwd reset", lines, record, env="shell")
+
+
+def _remote_notice(
+    excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
+) -> None:
+    for line in excerpt.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("remote:") and any(n in stripped.lower() for n in _REMOTE_NOTICES):
+            said = one_line(stripped, 160)
+            add(state, "env", f"remote\0{said}",
+                [f'`{one_line(command, 80)}` printed: "{said}"'], record, env="remote")  # fmt: skip
+            return
+
+
+def _branch(
+    excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
+) -> None:
+    words = command.split()
+    if "push" in words or "pull" in words:
+        if record.get("ok") is True:
+            state.pop(BRANCH, None)
+        return
+    for marker in _AHEAD:
+        if marker in excerpt:
+            state[BRANCH] = {
+                "line": one_line(_line_with(excerpt, marker), 160),
+                "cmd": one_line(command, 80),
+                "obs": text_of(record, "id"),
+                "ref": text_of(record, "raw"),
+                "ts": text_of(record, "ts"),
+            }
+            return
+    if any(marker in excerpt for marker in _SYNCED):
+        state.pop(BRANCH, None)
+
+
+def turn_end(state: dict[str, object]) -> None:
+    """The branch git last said is ahead or diverged, with no push or pull since."""
+    found = state.get(BRANCH)
+    if not isinstance(found, dict) or not found.get("line"):
+        return
+    line = str(found["line"])
+    about = line.split(" by ", 1)[0].lower()  # ahead "by 1 commit", then "by 2": one lesson
+    add(state, "branch", about,
+        [f'`{found.get("cmd")}` said "{line}" and nothing was pushed or pulled after it'],
+        None, obs=[str(found["obs"])] if found.get("obs") else [],
+        refs=[str(found["ref"])] if found.get("ref") else [],
+        ts=str(found.get("ts") or ""))  # fmt: skip

@@ -1,0 +1,66 @@
+"""What a command's output tells in passing: a reset shell directory, a remote's notice, a
+branch left ahead of its remote."""
+
+from __future__ import annotations
+
+from test_candidates import cmd, found
+
+from memcli.checkpoint import candidates
+
+AHEAD = "On branch main\nYour branch is ahead of 'origin/main' by 1 commit.\n"
+
+
+def test_a_reset_shell_directory_is_an_environment_fact() -> None:
+    got = found([
+        cmd("cd /work/site && git status", True,
+            "nothing to commit, working tree clean\nShell cwd was reset to /work/cli"),
+    ])  # fmt: skip
+    env = got["env"]
+    assert env["env"] == "shell" and env["suggest"] == "env"
+    assert "Shell cwd was reset to /work/cli" in env["lines"][0]
+    assert "`cd /work/site && git status`" in env["lines"][0]
+
+
+def test_a_remotes_vulnerability_notice_on_push_is_a_fact() -> None:
+    output = (
+        "remote: \nremote: GitHub found 19 vulnerabilities on acme/api's default branch "
+        "(2 high, 8 moderate, 9 low). To find out more, visit:\nTo github.com:acme/api.git"
+    )
+    got = found([cmd("git push origin main", True, output)])
+    assert "GitHub found 19 vulnerabilities" in got["env"]["lines"][0]
+    assert "remote" not in found([cmd("git push origin main", True, "remote: Resolving deltas")])
+
+
+def test_a_branch_left_ahead_of_its_remote_is_a_task() -> None:
+    got = found([cmd("git commit -m 'fix: x'", True), cmd("git status", True, AHEAD)])
+    branch = got["branch"]
+    assert branch["suggest"] == "task"
+    assert branch["lines"] == [
+        "`git status` said \"Your branch is ahead of 'origin/main' by 1 commit.\" and nothing "
+        "was pushed or pulled after it"
+    ]
+
+
+def test_a_push_or_a_synced_status_after_it_is_none() -> None:
+    pushed = [cmd("git status", True, AHEAD), cmd("git push", True, "main -> main")]
+    assert "branch" not in found(pushed)
+    synced = "Your branch is up to date with 'origin/main'."
+    assert "branch" not in found([cmd("git status", True, AHEAD), cmd("git status", True, synced)])
+    failed_push = [cmd("git status", True, AHEAD), cmd("git push", False, "rejected")]
+    assert "branch" in found(failed_push)
+
+
+def test_diverged_is_a_task_too_and_one_lesson_however_far_ahead() -> None:
+    diverged = "Your branch and 'origin/main' have diverged,\nand have 1 and 2 different commits"
+    assert "have diverged" in found([cmd("git status", True, diverged)])["branch"]["lines"][0]
+    state: dict[str, object] = {"session": "s1"}
+    candidates.scan([cmd("git status", True, AHEAD)], state)
+    candidates.turn_end(state)
+    candidates.scan([cmd("git status", True, AHEAD.replace("1 commit", "2 commits"))], state)
+    candidates.turn_end(state)
+    kinds = [c["kind"] for c in state["candidates"].values()]  # type: ignore[attr-defined]
+    assert kinds == ["branch"]
+
+
+def test_output_without_these_lines_tells_nothing() -> None:
+    assert found([cmd("ls", True, "README.md\nsrc"), cmd("git log -1", True, "commit abc")]) == {}
