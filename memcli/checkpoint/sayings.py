@@ -112,7 +112,7 @@ def _most_telling(
         return
     if mask is not None:
         sentence = mask(sentence)
-    add(state, "fact", sentence.lower(), [f'you said: "{sentence}"'], record, form="finding")
+    add(state, "fact", sentence.lower(), [f'you said: "{sentence}"'], record, form="telling")
 
 
 QUESTION = "question"  # the state's key: the closing message's last question
@@ -344,7 +344,7 @@ def strength(candidate: dict[str, object]) -> int:
     kind = candidate.get("kind")
     score = 1
     form = candidate.get("form")
-    if form == "finding":  # said without a cause's words: behind what says why
+    if form in ("finding", "telling"):  # said without a cause's words: behind what says why
         score = 1 if statements.reasoned(said) else 0
     elif form == "fragment":  # one that says what has to be is a norm short of its subject
         score = 1 if redirects.obliging(said.partition('"')[2].rstrip('"')) else 0

@@ -53,7 +53,7 @@ def test_a_closing_message_makes_its_telling_sentence_a_finding() -> None:
     )
     sayings.message(text, state, None)
     found = [c for c in state["candidates"].values()]  # type: ignore[attr-defined]
-    assert [(c["kind"], c.get("form")) for c in found] == [("fact", "finding")]
+    assert [(c["kind"], c.get("form")) for c in found] == [("fact", "telling")]
     assert "invalidate()" in found[0]["lines"][0]
 
 
