@@ -72,16 +72,28 @@ def message(
     taken = reported.said(split, state, mask) if not mid_turn else frozenset()
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
     assert isinstance(seen, set)
-    unread: list[str] = []  # sentences no rule reads a lesson in
+    # Sentences no rule reads a lesson in: a closing message's are read for its most telling
+    # one, a note's kept for that (the transcript holds a closing message split in several
+    # texts, all but the last read as notes first).
+    plain = state.setdefault("_plain", set())
+    assert isinstance(plain, set)
+    unread: list[str] = []
     for sentence in split[:80]:
-        if sentence in seen or sentence in taken:
+        if sentence in taken:
+            continue
+        if sentence in seen:
+            if sentence in plain and not mid_turn:
+                unread.append(sentence.replace("**", "").replace("__", ""))
             continue
         seen.add(sentence)
+        raw = sentence
         if "**" in sentence or "__" in sentence:  # emphasis splits the words the rules read
             sentence = sentence.replace("**", "").replace("__", "")
         kind = kind_said(sentence, mid_turn)
         if not kind:
             unread.append(sentence)
+            if mid_turn:
+                plain.add(raw)
             continue
         if mask is not None:
             if _known(state, kind, sentence):

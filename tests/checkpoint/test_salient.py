@@ -76,3 +76,14 @@ def test_a_sentence_a_rule_reads_is_not_asked_twice() -> None:
 def test_any_text_gives_one_of_its_sentences_or_nothing(parts: list[str]) -> None:
     found = salient.most_telling(parts)
     assert found == "" or found in parts
+
+
+def test_a_closing_sentence_read_as_a_note_first_is_still_told() -> None:
+    """The transcript splits a closing message in several texts, read as notes first."""
+    state: dict[str, object] = {"session": "s1"}
+    telling = "The API key is visible in `ps` output since it is passed as argv."
+    sayings.note(f"Good point.\n\n{telling}", state, None)
+    assert not state.get("candidates")
+    sayings.message(f"Good point.\n\n{telling}\n\nWant me to move it to an env var?", state, None)
+    found = list(state["candidates"].values())  # type: ignore[attr-defined]
+    assert [c["lines"][0] for c in found] == [f'you said: "{telling}"']
