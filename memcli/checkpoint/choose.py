@@ -62,9 +62,11 @@ def choose(
     strengths = {str(c.get("id")): sayings.strength(c) for c in fresh}
     fresh.sort(key=lambda c: (PRIORITY.index(str(c.get("kind"))), -strengths[str(c.get("id"))]))
     events = [c for c in fresh if happened(c)]
-    # What was said: the strongest evidence first whatever its kind, so the caps keep the best.
+    # What was said: the strongest evidence first whatever its kind, so the caps keep the best;
+    # a sentence only salient.most_telling read comes after all that a rule read.
     prose = sorted(
-        (c for c in fresh if not happened(c)), key=lambda c: -strengths[str(c.get("id"))]
+        (c for c in fresh if not happened(c)),
+        key=lambda c: (c.get("form") == "telling", -strengths[str(c.get("id"))]),
     )
     prose = _few_findings(prose, found, asked, per_session)
     prose = _at_most(prose, lambda c: c.get("form") == "telling", TELLING_PER_REQUEST)
