@@ -54,6 +54,8 @@ def choose(
     found: dict[str, object], skip: set[str], asked: list[object], per_turn: int, per_session: int
 ) -> list[dict[str, object]]:
     """The candidates to name now: fresh (not in ``skip``), with evidence, in the order asked."""
+    told = _telling_asked(found, asked)
+    asked = [a for a in asked if a not in told]  # outside the session's cap: their own budget
     fresh = [
         c
         for c in found.values()
@@ -69,7 +71,8 @@ def choose(
         key=lambda c: (c.get("form") == "telling", -strengths[str(c.get("id"))]),
     )
     prose = _few_findings(prose, found, asked, per_session)
-    prose = _at_most(prose, lambda c: c.get("form") == "telling", TELLING_PER_REQUEST)
+    telling = min(TELLING_PER_REQUEST, TELLING_PER_SESSION - len(told))
+    prose = _at_most(prose, lambda c: c.get("form") == "telling", telling)
     prose = _few_weak(prose, strengths, asked, per_session)
     events_asked = _events_asked(found, asked)
     reserve = per_session // 3
@@ -111,6 +114,16 @@ def _few_findings(
 # of the session's cap, which a long session's notes fill (on the benchmark's fresh sessions,
 # in their share they showed 6 more lessons, on their own 2 a request ...).
 TELLING_PER_REQUEST = 2
+TELLING_PER_SESSION = 8
+
+
+def _telling_asked(found: dict[str, object], asked: list[object]) -> set[object]:
+    told = set()
+    for a in asked:
+        candidate = found.get(a) if isinstance(a, str) else None
+        if isinstance(candidate, dict) and candidate.get("form") == "telling":
+            told.add(a)
+    return told
 
 
 # The weakest of what was said (strength 0: a question that challenges a choice, a terse
@@ -149,6 +162,8 @@ def _at_most(
 
 def prose_room(found: dict[str, object], asked: list[object], per_session: int) -> int:
     """How many more of what was said the session may still ask about."""
+    told = _telling_asked(found, asked)
+    asked = [a for a in asked if a not in told]
     reserve = per_session // 3
     return max(0, per_session - len(asked) - max(0, reserve - _events_asked(found, asked)))
 
