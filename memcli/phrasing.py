@@ -85,7 +85,9 @@ _CORRECTION = (
     r"|^i (?:said|told you|asked (?:you )?(?:to|not to|for))\b"
 )
 _CHOICE = (
-    r"\b(?:instead of|rather than|chose|chosen|opted|decided|went with|in favou?r of"
+    # "went with", not "the unused imports went with it" (were removed along with it)
+    r"\b(?:instead of|rather than|chose|chosen|opted|decided|went with(?! (?:it|them)\b)"
+    r"|in favou?r of"
     r"|prefer(?:red)? \S+ over)\b"
 )
 _BECAUSE = r"\b(?:because|so that|since)\b"

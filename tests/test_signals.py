@@ -320,6 +320,11 @@ def test_a_plan_announced_is_no_decision(sentence: str) -> None:
     assert not phrasing.decision(sentence)
 
 
+def test_a_thing_gone_along_with_another_is_no_choice() -> None:
+    assert not phrasing.decision("The now-unused `os` and `log` imports went with it.")
+    assert phrasing.decision("We went with SQLite because the CLI must run offline.")
+
+
 def test_an_option_offered_is_no_decision() -> None:
     option = "Or add it to the `post-commit` hook, since the index just matched a committed tree"
     assert not phrasing.decision(option)
