@@ -72,28 +72,16 @@ def message(
     taken = reported.said(split, state, mask) if not mid_turn else frozenset()
     seen = state.setdefault("_seen", set())  # this run's sentences: a repeat costs nothing
     assert isinstance(seen, set)
-    # Sentences no rule reads a lesson in: a closing message's are read for its most telling
-    # one, a note's kept for that (the transcript holds a closing message split in several
-    # texts, all but the last read as notes first).
-    plain = state.setdefault("_plain", set())
-    assert isinstance(plain, set)
-    unread: list[str] = []
+    unread: list[str] = []  # sentences no rule reads a lesson in: read for the most telling
     for sentence in split[:80]:
-        if sentence in taken:
-            continue
-        if sentence in seen:
-            if sentence in plain and not mid_turn:
-                unread.append(sentence.replace("**", "").replace("__", ""))
+        if sentence in seen or sentence in taken:
             continue
         seen.add(sentence)
-        raw = sentence
         if "**" in sentence or "__" in sentence:  # emphasis splits the words the rules read
             sentence = sentence.replace("**", "").replace("__", "")
         kind = kind_said(sentence, mid_turn)
         if not kind:
             unread.append(sentence)
-            if mid_turn:
-                plain.add(raw)
             continue
         if mask is not None:
             if _known(state, kind, sentence):
@@ -108,8 +96,7 @@ def message(
             add(state, "decision", sentence.lower(), said, record, form="approach", **extra)
         else:
             add(state, kind, sentence.lower(), said, record, **extra)
-    if not mid_turn:
-        _most_telling(unread, state, record, mask)
+    _most_telling(unread, state, record, mask, extra)
 
 
 def _most_telling(
@@ -117,14 +104,16 @@ def _most_telling(
     state: dict[str, object],
     record: dict[str, object] | None,
     mask: "Callable[[str], str] | None",
+    extra: dict[str, object],
 ) -> None:
-    """A closing message's most telling sentence no rule read, as a finding to judge."""
+    """A message's most telling sentence no rule read, as a finding to judge."""
     sentence = salient.most_telling(unread)
     if not sentence or (mask is not None and _known(state, "fact", sentence)):
         return
     if mask is not None:
         sentence = mask(sentence)
-    add(state, "fact", sentence.lower(), [f'you said: "{sentence}"'], record, form="telling")
+    add(state, "fact", sentence.lower(), [f'you said: "{sentence}"'], record, form="telling",
+        **extra)  # fmt: skip
 
 
 QUESTION = "question"  # the state's key: the closing message's last question

@@ -32,6 +32,7 @@ def test_a_concrete_sentence_with_a_reason_or_a_limit_is_telling(sentence: str) 
         "Is `tokensAfter` not stored because nobody reads it?",
         "The tests pass because everything works fine now.",  # no name: one mark
         "Updated `README.md` with the new installation steps.",  # a name, nothing else
+        "The list now renders with a table instead of nested divs.",  # "instead": one mark
     ],
 )
 def test_plans_table_rows_questions_and_one_mark_are_not(sentence: str) -> None:
@@ -57,11 +58,15 @@ def test_a_closing_message_makes_its_telling_sentence_a_finding() -> None:
     assert "invalidate()" in found[0]["lines"][0]
 
 
-def test_a_mid_turn_note_is_not_read_for_one() -> None:
+def test_a_mid_turn_note_gives_one_too_marked_as_a_note() -> None:
     state: dict[str, object] = {"session": "s1"}
-    text = "The SSH host key changed, so `ssh` refuses to connect until `known_hosts` is cleaned."
-    sayings.message(text, state, None, mid_turn=True)
-    assert not state.get("candidates")
+    text = "Good point.\n\nThe API key is visible in `ps` output since it is passed as argv."
+    sayings.note(text, state, None)
+    found = list(state["candidates"].values())  # type: ignore[attr-defined]
+    assert [(c["form"], c["origin"]) for c in found] == [("telling", "note")]
+    # the closing message that repeats it asks nothing new
+    sayings.message(text, state, None)
+    assert len(state["candidates"]) == 1  # type: ignore[arg-type]
 
 
 def test_a_sentence_a_rule_reads_is_not_asked_twice() -> None:
@@ -76,14 +81,3 @@ def test_a_sentence_a_rule_reads_is_not_asked_twice() -> None:
 def test_any_text_gives_one_of_its_sentences_or_nothing(parts: list[str]) -> None:
     found = salient.most_telling(parts)
     assert found == "" or found in parts
-
-
-def test_a_closing_sentence_read_as_a_note_first_is_still_told() -> None:
-    """The transcript splits a closing message in several texts, read as notes first."""
-    state: dict[str, object] = {"session": "s1"}
-    telling = "The API key is visible in `ps` output since it is passed as argv."
-    sayings.note(f"Good point.\n\n{telling}", state, None)
-    assert not state.get("candidates")
-    sayings.message(f"Good point.\n\n{telling}\n\nWant me to move it to an env var?", state, None)
-    found = list(state["candidates"].values())  # type: ignore[attr-defined]
-    assert [c["lines"][0] for c in found] == [f'you said: "{telling}"']
