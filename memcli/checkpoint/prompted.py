@@ -26,7 +26,7 @@ ranks below it.
 """
 
 from memcli import phrasing, redirects
-from memcli.checkpoint import reported, sayings
+from memcli.checkpoint import reported, salient, sayings
 from memcli.checkpoint.entries import add, text_of
 
 MAX_SENTENCES = 40  # of a prompt talked to the assistant
@@ -67,6 +67,7 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
         if isinstance(question, str) and question and len(text.split()) <= TERSE_ANSWER
         else []
     )
+    unread: list[str] = []  # typed sentences no rule reads: read for the most telling
     for sentence in sayings.sentences(text)[:MAX_SENTENCES]:
         if sentence in seen:
             continue
@@ -88,13 +89,16 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
             add(state, "convention", sentence.lower(), said, record)
         elif after_turn and not tagged and redirects.fragment(sentence):
             add(state, "convention", sentence.lower(), said, record, form="fragment")
-        elif not tagged and words >= 6:
-            _explained(sentence, said, state, record)
+        elif not tagged and words >= 6 and not _explained(sentence, said, state, record):
+            unread.append(sentence)
+    told = salient.most_telling(unread)
+    if told:
+        add(state, "fact", told.lower(), [f'the user said: "{told}"'], record, form="telling")
 
 
 def _explained(
     sentence: str, said: list[str], state: dict[str, object], record: dict[str, object]
-) -> None:
+) -> bool:
     """A cause, a choice with its reason or an environment fact the user states ("the hook
     never actually worked, so let's remove it", "reason being that we injected the message
     between the tool call and its result"): the user knows what the session only guesses.
@@ -104,6 +108,7 @@ def _explained(
         add(state, "env", sentence.lower(), said, record, env="stated")
     elif kind in ("cause", "decision"):
         add(state, kind, sentence.lower(), said, record)
+    return kind in ("env", "cause", "decision")
 
 
 MAX_MANNERS = 20  # manners of work remembered in a session's state

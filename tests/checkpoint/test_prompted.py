@@ -74,8 +74,9 @@ def test_a_question_for_information_is_no_candidate(question: str) -> None:
 def test_a_terse_norm_after_a_turn(text: str) -> None:
     found = said("port the footer to the theme system", text)
     assert [(kind, form) for kind, form, _line in found] == [("convention", "fragment")]
-    # The session's first prompt states the task: a fragment there is no norm yet.
-    assert said(text) == []
+    # The session's first prompt states the task: a fragment there is no norm yet (one that
+    # names something and says what it is not may still be its most telling sentence).
+    assert [kind for kind, form, _line in said(text) if form != "telling"] == []
 
 
 @pytest.mark.parametrize(
@@ -225,3 +226,15 @@ def test_a_users_request_or_plan_is_no_cause() -> None:
                  "log a linear improvement for the gc issue in project Troy please"):  # fmt: skip
         prompted.prompt({"id": "o1", "excerpt": text, "raw": "r"}, state)
     assert not state.get("candidates")
+
+
+def test_a_prompts_most_telling_sentence_no_rule_reads_is_a_finding() -> None:
+    typed = (
+        "Looks good overall. The `triggerAutoApply` hook never fired on session end, "
+        "since nothing calls it from the shutdown path."
+    )
+    assert said("port the footer to the theme system", typed) == [
+        ("fact", "telling", 'the user said: "The `triggerAutoApply` hook never fired on session '
+         'end, since nothing calls it from the shutdown path."'),
+    ]  # fmt: skip
+    assert said("port the footer", "Looks good, thanks. Push it to the main branch.") == []
