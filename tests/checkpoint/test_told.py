@@ -3,6 +3,8 @@ branch left ahead of its remote."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
 from test_candidates import cmd, found
 
 from memcli.checkpoint import candidates
@@ -64,3 +66,17 @@ def test_diverged_is_a_task_too_and_one_lesson_however_far_ahead() -> None:
 
 def test_output_without_these_lines_tells_nothing() -> None:
     assert found([cmd("ls", True, "README.md\nsrc"), cmd("git log -1", True, "commit abc")]) == {}
+
+
+@given(st.text(max_size=400), st.text(max_size=80), st.booleans())
+def test_any_output_of_any_command_is_read_without_failing(
+    output: str, line: str, ok: bool
+) -> None:
+    state: dict[str, object] = {"session": "s"}
+    marked = f"{output}\nShell cwd was reset to {output[:20]}\nYour branch is ahead of '{line}"
+    for text in (output, marked):
+        candidates.scan([cmd(f"git status {line}", ok, text)], state)
+        candidates.turn_end(state)
+    for candidate in state.get("candidates", {}).values():  # type: ignore[attr-defined]
+        assert 1 <= len(candidate["lines"]) <= 2
+        assert all("\n" not in text and len(text) <= 220 for text in candidate["lines"])
