@@ -25,7 +25,7 @@ Challenges and fragments are weaker evidence than a correction in so many words:
 ranks below it.
 """
 
-from memcli import phrasing, redirects
+from memcli import pasted, phrasing, redirects
 from memcli.checkpoint import reported, salient, sayings
 from memcli.checkpoint.entries import add, text_of
 
@@ -92,7 +92,7 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
         elif not tagged and words >= 6 and not _explained(sentence, said, state, record):
             unread.append(sentence)
     told = salient.most_telling(unread)
-    if told:
+    if told and not pasted.signature(told)[1]:  # a pasted error line: `reported`'s evidence
         add(state, "fact", told.lower(), [f'the user said: "{told}"'], record, form="telling")
 
 

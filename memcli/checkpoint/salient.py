@@ -1,13 +1,16 @@
-"""The most telling sentence of a closing message that no rule of :mod:`sayings` reads.
+"""The most telling sentence of a message that no other rule reads: an assistant's closing
+message or mid-turn note (:mod:`memcli.checkpoint.sayings`) or a typed prompt
+(:mod:`memcli.checkpoint.prompted`).
 
-Most lessons a closing message holds are not said in a lesson's words: "The API key is
-visible in `ps` output since it is passed as argv", "`unsubscribeAll()` should only
-disconnect from the agent, not clear the user's listeners", "Even `ds.z.copy()` changes the
+Most lessons a session states are not said in a lesson's words: "The API key is visible in
+`ps` output since it is passed as argv", "`unsubscribeAll()` should only disconnect from the
+agent, not clear the user's listeners", "Even `ds.z.copy()` (without deep=True) changes the
 dtype". What such a sentence has is a shape, not a wording: it names something concrete (a
 file, a function, a flag, a version), says why or what follows, and says what a thing does
 not do or only does. :func:`most_telling` picks the one sentence of a message that has two
-of the three; the model, which wrote it, judges whether it is a lesson (the checkpoint asks
-about it as a finding, a few at a time: see :mod:`memcli.checkpoint.choose`).
+of the three; the model, which holds the context, judges whether it is a lesson (the
+checkpoint asks after everything else, within a budget of its own: see
+:mod:`memcli.checkpoint.choose`).
 
 Hook path: plain string tests and :mod:`memcli.statements`' cached pattern only.
 """

@@ -1,7 +1,7 @@
 """What a command's output tells about the session's setting in passing, whatever its exit
 code: lines a session reads past and the next one should know.
 
-- ``env``: the assistant reset the shell's directory after the command ("Shell cwd was reset
+- ``env``: the agent reset the shell's directory after the command ("Shell cwd was reset
   to /repo": Claude Code's Bash keeps no ``cd`` that leaves the project, so the next command
   runs where the first began);
 - ``env``: the remote's notice on a push ("remote: GitHub found 19 vulnerabilities on
@@ -46,8 +46,8 @@ def _cwd_reset(
 ) -> None:
     said = _line_with(excerpt, _CWD_RESET)
     lines = [
-        f'after `{one_line(command, 100)}` the assistant said "{one_line(said, 120)}": a `cd` '
-        "does not carry over to the next command here; give each command its directory"
+        f'`{one_line(command, 100)}` ended with "{one_line(said, 120)}": a `cd` does not '
+        "carry over to the next command here; give each command its directory"
     ]
     add(state, "env", "cwd reset", lines, record, env="shell")
 
