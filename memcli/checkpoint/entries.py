@@ -130,6 +130,15 @@ def add(
     found[cid] = entry
 
 
+def known(state: dict[str, object], kind: str, sentence: str) -> bool:
+    """Whether the candidate of an unmasked sentence is already kept. Compared in memory only:
+    a sentence masking leaves as it is has the id of its kept candidate; one holding a secret
+    has another id, and is masked and read as new (its masked id then finds the repeat)."""
+    found = state.get("candidates")
+    session = str(state.get("session") or "")
+    return isinstance(found, dict) and candidate_id(session, kind, sentence.lower()) in found
+
+
 def runs_of(state: dict[str, object]) -> dict[str, dict[str, object]]:
     runs = state.setdefault("runs", {})
     assert isinstance(runs, dict)

@@ -91,9 +91,9 @@ def prompt(record: dict[str, object], state: dict[str, object]) -> None:
             add(state, "convention", sentence.lower(), said, record, form="fragment")
         elif not tagged and words >= 6 and not _explained(sentence, said, state, record):
             unread.append(sentence)
-    told = salient.most_telling(unread)
-    if told and not pasted.signature(told)[1]:  # a pasted error line: `reported`'s evidence
-        add(state, "fact", told.lower(), [f'the user said: "{told}"'], record, form="telling")
+    # a pasted error line is `reported`'s evidence, no finding
+    unread = [sentence for sentence in unread if not pasted.signature(sentence)[1]]
+    salient.offer(unread, state, record, "the user said")
 
 
 def _explained(

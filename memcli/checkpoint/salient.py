@@ -16,6 +16,11 @@ Hook path: plain string tests and :mod:`memcli.statements`' cached pattern only.
 """
 
 from memcli import phrasing, redirects, statements
+from memcli.checkpoint.entries import add, known
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MIN_WORDS, MAX_WORDS = 7, 50
 # What a thing does not do, or only does ("isn't", "never", "only", "without", "unlike").
@@ -27,6 +32,26 @@ _OWN_WORK = ("i ", "i'", "we need", "we should", "we could", "we can ", "we'll",
              "let's", "now ", "next", "then ", "first", "or we", "you can ", "you could ",
              "you may ", "you might ", "if you ")  # fmt: skip
 TELLING = 2  # of the three marks
+
+
+def offer(
+    unread: list[str],
+    state: dict[str, object],
+    record: dict[str, object] | None,
+    who: str,
+    mask: "Callable[[str], str] | None" = None,
+    extra: dict[str, object] | None = None,
+) -> None:
+    """Make the most telling of ``unread`` (sentences no rule read) a finding to judge,
+    ``who`` said it ("you said", "the user said"); ``mask``: the sentences are not masked
+    yet (read straight from a transcript)."""
+    sentence = most_telling(unread)
+    if not sentence or (mask is not None and known(state, "fact", sentence)):
+        return
+    if mask is not None:
+        sentence = mask(sentence)
+    add(state, "fact", sentence.lower(), [f'{who}: "{sentence}"'], record, form="telling",
+        **(extra or {}))  # fmt: skip
 
 
 def most_telling(sentences: list[str]) -> str:

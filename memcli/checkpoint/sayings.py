@@ -10,7 +10,7 @@ file, a command, an error, a version); narration does neither.
 
 from memcli import phrasing, redirects, signals, statements
 from memcli.checkpoint import reported, salient
-from memcli.checkpoint.entries import add, candidate_id, one_line, text_of
+from memcli.checkpoint.entries import add, known, one_line, text_of
 from memcli.fastparse import fastre
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the hook path
@@ -84,7 +84,7 @@ def message(
             unread.append(sentence)
             continue
         if mask is not None:
-            if _known(state, kind, sentence):
+            if known(state, kind, sentence):
                 continue  # asked about before, and it held nothing to mask: nothing to do
             sentence = mask(sentence)
         said = [f'you said: "{sentence}"']
@@ -96,24 +96,7 @@ def message(
             add(state, "decision", sentence.lower(), said, record, form="approach", **extra)
         else:
             add(state, kind, sentence.lower(), said, record, **extra)
-    _most_telling(unread, state, record, mask, extra)
-
-
-def _most_telling(
-    unread: list[str],
-    state: dict[str, object],
-    record: dict[str, object] | None,
-    mask: "Callable[[str], str] | None",
-    extra: dict[str, object],
-) -> None:
-    """A message's most telling sentence no rule read, as a finding to judge."""
-    sentence = salient.most_telling(unread)
-    if not sentence or (mask is not None and _known(state, "fact", sentence)):
-        return
-    if mask is not None:
-        sentence = mask(sentence)
-    add(state, "fact", sentence.lower(), [f'you said: "{sentence}"'], record, form="telling",
-        **extra)  # fmt: skip
+    salient.offer(unread, state, record, "you said", mask, extra)
 
 
 QUESTION = "question"  # the state's key: the closing message's last question
@@ -129,15 +112,6 @@ def _remember_question(split: list[str], state: dict[str, object]) -> None:
             state[QUESTION] = one_line(sentence.replace("**", ""), MAX_QUESTION)
             return
     state.pop(QUESTION, None)
-
-
-def _known(state: dict[str, object], kind: str, sentence: str) -> bool:
-    """Whether the candidate of an unmasked sentence is already kept. Compared in memory only:
-    a sentence masking leaves as it is has the id of its kept candidate; one holding a secret
-    has another id, and is masked and read as new (its masked id then finds the repeat)."""
-    found = state.get("candidates")
-    session = str(state.get("session") or "")
-    return isinstance(found, dict) and candidate_id(session, kind, sentence.lower()) in found
 
 
 def kind_said(sentence: str, mid_turn: bool) -> str:
