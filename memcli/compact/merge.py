@@ -91,6 +91,25 @@ def changed_value(draft: Draft, item: Item) -> bool:
     return bool(mine and theirs and mine != theirs)
 
 
+def _code_spans(title: str) -> set[str]:
+    """The longer code spans a title quotes (`_AnnotationBase.__init__`, not `x`)."""
+    return {span.strip() for span in title.split("`")[1::2] if len(span.strip()) >= 8}
+
+
+def _same_cause_restated(one: Draft, other: Draft) -> bool:
+    """Two causes the session's messages state of the same code, in other words: a step's
+    "the issue is in the `_AnnotationBase.__init__` method where ..." and the summary's "the
+    issue was in `_AnnotationBase.__init__`, where ..." (an SWE-agent trajectory says its
+    diagnosis at each step). Same long code span, and titles alike at least loosely."""
+    return (
+        one.kind == other.kind == "pitfall"
+        and one.restatement
+        and other.restatement
+        and bool(_code_spans(one.title) & _code_spans(other.title))
+        and text.jaccard(text.words(one.title), text.words(other.title)) >= RELATED
+    )
+
+
 def dedupe(drafts: list[Draft]) -> list[Draft]:
     """One draft per fact within a session: same rule and key, or near-identical titles."""
     kept: list[Draft] = []
@@ -105,6 +124,7 @@ def dedupe(drafts: list[Draft]) -> list[Draft]:
                     (k.rule, k.key) == (draft.rule, draft.key)
                     or text.jaccard(_shape(k.title, k.body), _shape(draft.title, draft.body))
                     >= NEAR
+                    or _same_cause_restated(k, draft)
                 )
             ),
             None,

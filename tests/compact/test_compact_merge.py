@@ -36,6 +36,28 @@ def test_near_duplicates_within_a_session_become_one_draft() -> None:
     assert kept[0].tags == ["httpx"]
 
 
+def test_one_cause_restated_at_two_steps_is_one_draft() -> None:
+    """Two causes of the same code in other words are still two."""
+
+    def cause(title: str) -> Draft:
+        return draft(title, rule="pitfall", kind="pitfall", restatement=True)
+
+    step = cause(
+        "Based on our analysis, the issue is in the `_AnnotationBase.__init__` method "
+        "where `self.xy = xy` directly assigns the array without making a copy"
+    )
+    summary = cause(
+        "The issue was in the `_AnnotationBase.__init__` method in "
+        "`/testbed/lib/matplotlib/text.py`, where the `xy` parameter was directly assigned "
+        "to `self.xy` without making a copy"
+    )
+    other = cause("`_AnnotationBase.__init__` also ignores `xycoords` when the figure is closed")
+    decisions = [draft(step.title), draft(summary.title)]  # not causes: the old bar
+    assert len(merge.dedupe(decisions)) == 2
+    kept = merge.dedupe([step, summary, other])
+    assert [k.title for k in kept] == [summary.title, other.title]  # the longer body wins
+
+
 def test_a_near_duplicate_of_a_hand_written_item_adds_evidence_not_text(
     memory: api.Memory,
 ) -> None:
