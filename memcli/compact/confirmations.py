@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from memcli.compact import commands, text
-from memcli.compact.drafts import Draft, body_lines, evidence, importance
+from memcli.compact.drafts import Draft, body_lines, evidence_of, importance
 from memcli.compact.observations import Obs
 
 # "Run the submit command again to confirm", "run `deploy` again to proceed", "re-run with
@@ -96,14 +96,7 @@ def _draft(
         tags=text.tags_from([request], extra=[program, "confirm"]),
         confidence="verified",
         importance=importance("env", True),
-        evidence=[
-            e
-            for e in (
-                evidence(request, first.raw, session),
-                evidence(again.summary, again.raw, session),
-            )
-            if e
-        ],
+        evidence=evidence_of(session, (request, first.raw), (again.summary, again.raw)),
     )
 
 

@@ -79,6 +79,12 @@ def evidence(excerpt: str, ref: str, session: str, limit: int = 300) -> dict[str
     return entry
 
 
+def evidence_of(session: str, *sources: tuple[str, str]) -> list[dict[str, str]]:
+    """The evidence of several observations, as ``(excerpt, raw ref)`` pairs, empty ones left
+    out (a failing run and the run that passed, a first run and the one after it)."""
+    return [e for e in (evidence(excerpt, ref, session) for excerpt, ref in sources) if e]
+
+
 def body_lines(*lines: str) -> str:
     """A body from its non-empty lines; multi-line bodies end with a newline (literal blocks)."""
     kept = [" ".join(line.split()) for line in lines if line and line.strip()]

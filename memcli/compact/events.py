@@ -21,7 +21,7 @@ import re
 from memcli import signals
 from memcli.checkpoint import events as checkpoint_events
 from memcli.compact import commands, text, titles
-from memcli.compact.drafts import Draft, body_lines, evidence, importance
+from memcli.compact.drafts import Draft, body_lines, evidence, evidence_of, importance
 from memcli.compact.observations import Obs
 
 _FILE_TOOL_VERBS = ("edit ", "write ", "patch")  # an edit's failure is the edit's business
@@ -84,14 +84,7 @@ def tool_failures(obs: list[Obs], session: str) -> list[Draft]:
                 tags=text.tags_from([o.tool, line], extra=["tool"]),
                 confidence="verified",
                 importance=importance("env", True),
-                evidence=[
-                    e
-                    for e in (
-                        evidence(line, o.raw, session),
-                        evidence(later.summary, later.raw, session),
-                    )
-                    if e
-                ],
+                evidence=evidence_of(session, (line, o.raw), (later.summary, later.raw)),
                 signature=commands.signature(line),
             )
         )

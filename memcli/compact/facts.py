@@ -24,7 +24,7 @@ from memcli import signals
 from memcli.checkpoint import candidates
 from memcli.compact import commands, text
 from memcli.compact.commands import Command
-from memcli.compact.drafts import Draft, body_lines, evidence, importance
+from memcli.compact.drafts import Draft, body_lines, evidence, evidence_of, importance
 from memcli.compact.observations import Obs
 
 # A probe for a tool and nothing else: `which gitleaks`, `command -v uv 2>/dev/null`.
@@ -298,15 +298,12 @@ def setup_progress(
                 session=session,
                 tags=text.tags_from([cmd.text, line, setup.input], extra=[cmd.program]),
                 importance=importance("env", False),
-                evidence=[
-                    e
-                    for e in (
-                        evidence(line, first.raw, session),
-                        evidence(setup.summary, setup.raw, session),
-                        evidence(later.summary, later.raw, session),
-                    )
-                    if e
-                ],
+                evidence=evidence_of(
+                    session,
+                    (line, first.raw),
+                    (setup.summary, setup.raw),
+                    (later.summary, later.raw),
+                ),
                 signature=commands.signature(line),
             )
     return None

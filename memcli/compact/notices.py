@@ -17,7 +17,7 @@ from collections import Counter
 
 from memcli import programs
 from memcli.compact import commands, text
-from memcli.compact.drafts import Draft, body_lines, evidence, importance
+from memcli.compact.drafts import Draft, body_lines, evidence_of, importance
 from memcli.compact.observations import Obs
 
 MIN_RUNS = 2  # runs that printed it, when that is at least half of the programs' runs
@@ -112,9 +112,5 @@ def _draft(
         session=session,
         tags=text.tags_from([line], extra=[*programs[:2], what]),
         importance=importance("env", False),
-        evidence=[
-            e
-            for e in (evidence(line, first.raw, session), evidence(last.summary, last.raw, session))
-            if e
-        ],
+        evidence=evidence_of(session, (line, first.raw), (last.summary, last.raw)),
     )

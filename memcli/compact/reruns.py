@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from memcli import phrasing, reruns, signals
 from memcli.compact import commands, prose, tasks, text, titles
-from memcli.compact.drafts import Draft, body_lines, evidence, importance
+from memcli.compact.drafts import Draft, body_lines, evidence, evidence_of, importance
 from memcli.compact.observations import Obs
 
 if TYPE_CHECKING:
@@ -271,14 +271,7 @@ def _workaround(failed: Obs, instead: Obs, line: str, session: str) -> Draft:
         ),  # fmt: skip
         confidence="verified",
         importance=importance(kind, True),
-        evidence=[
-            e
-            for e in (
-                evidence(line, failed.raw, session),
-                evidence(instead.summary, instead.raw, session),
-            )
-            if e
-        ],  # fmt: skip
+        evidence=evidence_of(session, (line, failed.raw), (instead.summary, instead.raw)),
         signature=sig,
     )
 
