@@ -6,6 +6,11 @@ code: lines a session reads past and the next one should know.
   runs where the first began);
 - ``env``: the remote's notice on a push ("remote: GitHub found 19 vulnerabilities on
   owner/repo's default branch");
+- ``env``: a passing command warned that an installed version is not one supported (pip's
+  resolver: "requires numpy<2, but you have numpy 2.1.0 which is incompatible"; npm's
+  ``EBADENGINE``; a library's own warning: "TRL currently supports vLLM versions from 0.12.0
+  to 0.18.0. You have version 0.21.0 installed"): it runs, and fails later, elsewhere (a
+  failing command's version error is read as its failure);
 - ``branch``: at the end of a turn, the branch git last said is ahead of or has diverged
   from its remote, with no push or pull after it (commits the next session may think shared).
 
@@ -13,11 +18,22 @@ Hook path: substring tests on each output before anything else.
 """
 
 from memcli.checkpoint.entries import add, one_line, text_of
+from memcli.fastparse import fastre
 
 _CWD_RESET = "Shell cwd was reset to "
 _AHEAD = ("Your branch is ahead of '", "have diverged")
 _SYNCED = ("Your branch is up to date with '", "Everything up-to-date")
 _REMOTE_NOTICES = ("vulnerabilit",)  # what a remote tells on every push until it is handled
+_VERSION_HINTS = ("version", "EBADENGINE", "but you have", "upported")
+_VERSION_WARNING = (
+    r"^[^\n]*(?:but you have |you have (?:version )?v?\d[\w.]* installed"
+    r"|supports? [\w.-]+ versions? (?:from|between|>=|<=|<|>)|unsupported (?:engine|version)"
+    r"|EBADENGINE|incompatible version|requires? (?:python|node(?:\.js)?|npm|go|ruby|java)"
+    r" ?[<>=~^]+ ?v?\d)[^\n]*"
+)
+# where a Python warning was raised ("/usr/lib/python3/site-packages/x/y.py:40: "): the same
+# warning raised from several modules is one lesson
+_WARNED_AT = r"^\s*\S+\.py:\d+: "
 BRANCH = "branch_state"  # the state's key: git's last word on the branch, and where
 
 
@@ -32,6 +48,8 @@ def ran(record: dict[str, object], state: dict[str, object], command: str) -> No
         _remote_notice(excerpt, command, record, state)
     if "git" in command:
         _branch(excerpt, command, record, state)
+    if record.get("ok") is not False and any(hint in excerpt for hint in _VERSION_HINTS):
+        _version_warning(excerpt, command, record, state)
 
 
 def _line_with(excerpt: str, marker: str) -> str:
@@ -62,6 +80,17 @@ def _remote_notice(
             add(state, "env", f"remote\0{said}",
                 [f'`{one_line(command, 80)}` printed: "{said}"'], record, env="remote")  # fmt: skip
             return
+
+
+def _version_warning(
+    excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
+) -> None:
+    found = fastre.cached(_VERSION_WARNING, fastre.IGNORECASE | fastre.MULTILINE).search(excerpt)
+    if found is None:
+        return
+    said = one_line(fastre.cached(_WARNED_AT).sub("", found.group(0).strip()), 200)
+    lines = [f'`{one_line(command, 80)}` passed but warned: "{said}"']
+    add(state, "env", f"version\0{said.lower()}", lines, record, env="version")
 
 
 def _branch(

@@ -64,6 +64,36 @@ def test_diverged_is_a_task_too_and_one_lesson_however_far_ahead() -> None:
     assert kinds == ["branch"]
 
 
+def test_a_passing_commands_unsupported_version_warning_is_an_environment_fact() -> None:
+    trl = (
+        "/root/.venv/lib/python3.12/site-packages/trl/generation/vllm_client.py:40: UserWarning: "
+        "TRL currently supports vLLM versions from 0.12.0 to 0.18.0. You have version 0.21.0 "
+        "installed. We recommend installing a supported version.\n  warnings.warn(\nok"
+    )
+    pip = (
+        "Successfully installed numpy-2.1.0\nERROR: pip's dependency resolver does not currently "
+        "take into account all the packages that are installed.\nscipy 1.9.0 requires "
+        "numpy<1.25, but you have numpy 2.1.0 which is incompatible."
+    )
+    again = trl.replace("generation/vllm_client.py:40", "experimental/worker.py:161")
+    state: dict[str, object] = {"session": "s1"}
+    candidates.scan([cmd("python train.py", True, trl), cmd("python train.py --fast", True, again),
+                     cmd("pip install numpy==2.1.0", True, pip)], state)  # fmt: skip
+    got = state["candidates"].values()  # type: ignore[attr-defined]
+    versions = [c for c in got if c.get("env") == "version"]
+    assert [c["lines"][0] for c in versions] == [
+        '`python train.py` passed but warned: "UserWarning: TRL currently supports vLLM versions '
+        "from 0.12.0 to 0.18.0. You have version 0.21.0 installed. We recommend installing a "
+        'supported version."',
+        '`pip install numpy==2.1.0` passed but warned: "scipy 1.9.0 requires numpy<1.25, but '
+        'you have numpy 2.1.0 which is incompatible."',
+    ]  # the same warning raised from another module is the same lesson
+    assert all(c["suggest"] == "env" for c in versions)
+    assert found([cmd("python --version", True, "Python 3.12.1")]) == {}
+    failed = found([cmd("python train.py", False, trl)])
+    assert not [c for c in failed.values() if c.get("env") == "version"]
+
+
 def test_output_without_these_lines_tells_nothing() -> None:
     assert found([cmd("ls", True, "README.md\nsrc"), cmd("git log -1", True, "commit abc")]) == {}
 
