@@ -48,6 +48,8 @@ __all__ = ["PRIORITY", "SUGGEST", "added_flags", "added_steps", "candidate_id", 
 
 def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
     """Add the candidates ``records`` (newly captured observations, in order) show."""
+    work = state.get("turn_work")
+    state["turn_work"] = (work if isinstance(work, int) else 0) + len(records)
     for record in records:
         if not isinstance(record, dict) or "note" in record or not record.get("id"):
             continue

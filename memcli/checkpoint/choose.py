@@ -51,9 +51,15 @@ def happened(candidate: dict[str, object]) -> bool:
 
 
 def choose(
-    found: dict[str, object], skip: set[str], asked: list[object], per_turn: int, per_session: int
+    found: dict[str, object],
+    skip: set[str],
+    asked: list[object],
+    per_turn: int,
+    per_session: int,
+    work: int = 0,
 ) -> list[dict[str, object]]:
-    """The candidates to name now: fresh (not in ``skip``), with evidence, in the order asked."""
+    """The candidates to name now: fresh (not in ``skip``), with evidence, in the order asked;
+    ``work``: how many observations this turn read (see :data:`WORK_PER_EXTRA`)."""
     told = _telling_asked(found, asked)
     asked = [a for a in asked if a not in told]  # outside the session's cap: their own budget
     fresh = [
@@ -71,7 +77,9 @@ def choose(
         key=lambda c: (c.get("form") == "telling", -strengths[str(c.get("id"))]),
     )
     prose = _few_findings(prose, found, asked, per_session)
-    telling = min(TELLING_PER_REQUEST, TELLING_PER_SESSION - len(told))
+    extra = min(work // WORK_PER_EXTRA, per_turn)  # at most twice the usual request
+    per_turn += extra
+    telling = min(TELLING_PER_REQUEST + extra // 2, TELLING_PER_SESSION - len(told))
     prose = _at_most(prose, lambda c: c.get("form") == "telling", telling)
     prose = _few_weak(prose, strengths, asked, per_session)
     events_asked = _events_asked(found, asked)
@@ -109,13 +117,21 @@ def _few_findings(
     return _at_most(prose, lambda c: c.get("form") == "finding", allowed)
 
 
-# A message's most telling sentence no rule read (one a message, see
+# A message's most telling sentence no rule read (two a closing message, one a note, see
 # :mod:`memcli.checkpoint.salient`): asked after all a rule read, at most 2 a request and 8 a
 # session, outside the session's cap. Inside it, those asked in early turns took the room a
 # later turn's notes needed (once the prose share is used, notes are not read): on the blind
 # sessions that lost a lesson the budget of their own got back.
 TELLING_PER_REQUEST = 2
 TELLING_PER_SESSION = 8
+
+# A long turn (a one-prompt session of SWE-agent's, an autonomous hour) has more to record
+# than a short one and only one request to ask in: a request may name one more candidate
+# for every 25 observations the turn read, up to twice the usual cap (and one more telling
+# sentence for every two of those), within the session's cap as always. With the usual 8
+# only, a one-turn session's last check still failing and its missing tools went unasked
+# behind the causes said before them.
+WORK_PER_EXTRA = 25
 
 
 def _telling_asked(found: dict[str, object], asked: list[object]) -> set[object]:

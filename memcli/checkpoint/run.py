@@ -264,7 +264,9 @@ def _choose(current: dict[str, object], config: dict[str, object]) -> list[dict[
     done = set(resolved) if isinstance(resolved, dict) else set()
     skip = asked | done
     per_turn, per_session = _number(config, "max_per_turn"), _number(config, "max_per_session")
-    return choose.choose(found, skip, list(asked), per_turn, per_session)
+    work = current.pop("turn_work", 0)
+    work = work if isinstance(work, int) else 0
+    return choose.choose(found, skip, list(asked), per_turn, per_session, work)
 
 
 def _number(config: dict[str, object], key: str) -> int:

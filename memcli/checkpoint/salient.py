@@ -7,10 +7,10 @@ Most lessons a session states are not said in a lesson's words: "The API key is 
 agent, not clear the user's listeners", "Even `ds.z.copy()` (without deep=True) changes the
 dtype". What such a sentence has is a shape, not a wording: it names something concrete (a
 file, a function, a flag, a version), says why or what follows, and says what a thing does
-not do or only does. :func:`most_telling` picks the one sentence of a message that has two
-of the three; the model, which holds the context, judges whether it is a lesson (the
-checkpoint asks after everything else, within a budget of its own: see
-:mod:`memcli.checkpoint.choose`).
+not do or only does. :func:`most_telling` picks the sentence of a message that has two of
+the three (a closing message gives its two most telling, a note its one); the model, which
+holds the context, judges whether it is a lesson (the checkpoint asks after everything
+else, within a budget of its own: see :mod:`memcli.checkpoint.choose`).
 
 Hook path: plain string tests and :mod:`memcli.statements`' cached pattern only.
 """
@@ -41,17 +41,23 @@ def offer(
     who: str,
     mask: "Callable[[str], str] | None" = None,
     extra: dict[str, object] | None = None,
+    most: int = 1,
 ) -> None:
     """Make the most telling of ``unread`` (sentences no rule read) a finding to judge,
     ``who`` said it ("you said", "the user said"); ``mask``: the sentences are not masked
-    yet (read straight from a transcript)."""
-    sentence = most_telling(unread)
-    if not sentence or (mask is not None and known(state, "fact", sentence)):
-        return
-    if mask is not None:
-        sentence = mask(sentence)
-    add(state, "fact", sentence.lower(), [f'{who}: "{sentence}"'], record, form="telling",
-        **(extra or {}))  # fmt: skip
+    yet (read straight from a transcript); ``most``: how many to offer, the most telling
+    first."""
+    for _ in range(most):
+        sentence = most_telling(unread)
+        if not sentence:
+            return
+        unread = [s for s in unread if s is not sentence]
+        if mask is not None and known(state, "fact", sentence):
+            continue
+        if mask is not None:
+            sentence = mask(sentence)
+        add(state, "fact", sentence.lower(), [f'{who}: "{sentence}"'], record, form="telling",
+            **(extra or {}))  # fmt: skip
 
 
 def most_telling(sentences: list[str]) -> str:

@@ -96,7 +96,7 @@ def message(
             add(state, "decision", sentence.lower(), said, record, form="approach", **extra)
         else:
             add(state, kind, sentence.lower(), said, record, **extra)
-    salient.offer(unread, state, record, "you said", mask, extra)
+    salient.offer(unread, state, record, "you said", mask, extra, 1 if mid_turn else 2)
 
 
 QUESTION = "question"  # the state's key: the closing message's last question

@@ -150,6 +150,21 @@ def test_caps_per_turn_and_per_session(tmp_path: Path) -> None:
     assert run.checkpoint({"session_id": "s1"}, "gemini", str(local)) is None  # off there
 
 
+def test_a_long_turn_may_name_one_more_candidate_for_each_25_observations(
+    tmp_path: Path,
+) -> None:
+    local = tmp_path / "local"
+    (local / "buffer").mkdir(parents=True)
+    said = [obs("prompt", excerpt=f"Never use tool{n} in this repo.") for n in range(20)]
+    work = [cmd(f"ls src/part{n}", True, "a.py") for n in range(80)]  # 100 observations
+    (local / "buffer" / "s1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in said + work))
+    reason = run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
+    named = [x for x in (reason or "").splitlines() if x.startswith("- c")]
+    assert len(named) == PER_TURN + 100 // 25
+    state = json.loads((local / "checkpoint" / "s1.json").read_text())
+    assert "turn_work" not in state  # counted again from the next turn's first observation
+
+
 def test_a_session_full_of_prose_still_asks_about_a_check_failing_at_its_end(
     tmp_path: Path,
 ) -> None:

@@ -58,6 +58,26 @@ def test_a_closing_message_makes_its_telling_sentence_a_finding() -> None:
     assert "invalidate()" in found[0]["lines"][0]
 
 
+def test_a_closing_message_gives_its_two_most_telling_sentences_a_note_one() -> None:
+    text = (
+        "Fixed it.\n\n`unsubscribeAll()` should only disconnect from the agent, not clear the "
+        "listeners.\n\nEven `ds.z.copy()` (without deep=True) changes the dtype to `object`.\n\n"
+        "When `invalidate()` is called, it clears the cached output, but the theme doesn't change."
+    )
+    closing: dict[str, object] = {"session": "s1"}
+    sayings.message(text, closing, None)
+
+    def telling(state: dict[str, object]) -> list[str]:
+        found = state["candidates"].values()  # type: ignore[attr-defined]
+        return [c["lines"][0] for c in found if c.get("form") == "telling"]
+
+    lines = telling(closing)
+    assert len(lines) == 2 and "unsubscribeAll" in lines[0] and "ds.z.copy" in lines[1]
+    note: dict[str, object] = {"session": "s1"}
+    sayings.note(text, note, None)
+    assert telling(note) == lines[:1]
+
+
 def test_a_mid_turn_note_gives_one_too_marked_as_a_note() -> None:
     state: dict[str, object] = {"session": "s1"}
     text = "Good point.\n\nThe API key is visible in `ps` output since it is passed as argv."
