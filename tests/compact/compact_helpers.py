@@ -135,7 +135,11 @@ def wait_for_compaction(memory: Memory, session: str) -> None:
 
     buffer = memory.paths.buffers / f"{session}.jsonl"
     for _ in range(600):
-        if not buffer.exists() or not buffer.read_text(encoding="utf-8").strip():
+        try:
+            pending = buffer.read_text(encoding="utf-8").strip()
+        except FileNotFoundError:  # consumed: gone between a check and a read, or before
+            pending = ""
+        if not pending:
             try:
                 with buffers.session_lock(memory.paths, buffers.stem(session)):
                     return
