@@ -131,7 +131,8 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "network",
         r"(?:Network is unreachable|No route to host|Could not resolve host.*"
         r"|Name or service not known|Temporary failure in name resolution"
-        r"|Connection timed out|Host key verification failed|ETIMEDOUT|ENOTFOUND).*$",
+        r"|Connection timed out|Host key for \S+ has changed|Host key verification failed"
+        r"|ETIMEDOUT|ENOTFOUND).*$",
     ),
     (
         "service",
@@ -220,6 +221,12 @@ _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPE
 KINDS = frozenset((*(kind for kind, _pattern, _hints in _SHAPES_HINTED), "other"))  # failure's
 ENVIRONMENT = ("shell", "syntax", "missing-tool", "missing-package", "port", "permission",
                "version", "interactive", "network", "service", "shell-state")  # fmt: skip
+# What even a command that only looks around (`rg`, `tree`, `cat`, an `ssh host "echo ok"`
+# probe) tells of the machine when it fails: the tool is missing, the host cannot be reached
+# or refuses its key. Its other failures (a missing file, `find /` meeting unreadable folders
+# on every run) are no lesson, and a shell failing before it ran (Git Bash's fork errors) is
+# read on the other commands it fails.
+EVEN_A_LOOK = ("missing-tool", "network")
 
 _GENERIC_FALLBACK = (
     r"(?:\berror\b|\bERR!|\bfatal\b|No such file or directory|\bnot found\b|cannot find"

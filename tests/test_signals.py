@@ -115,6 +115,13 @@ SHAPES = [
         "curl: (6) Could not resolve host: api.example.invalid",
     ),
     (
+        "@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\nOffending ED25519 key in "
+        "~/.ssh/known_hosts:12\nHost key for 10.0.0.1 has changed and you have requested strict "
+        "checking.\nHost key verification failed.",
+        "network",
+        "Host key for 10.0.0.1 has changed and you have requested strict checking.",
+    ),
+    (
         "Exit code 1\n! [remote rejected] main -> main (pre-receive hook declined)\n"
         "error: failed to push some refs",
         "service",

@@ -116,10 +116,10 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
                          "ref": text_of(record, "raw"), "ts": text_of(record, "ts"),
                          "last": "", "kind": "refused"}  # fmt: skip
         return
-    if looks_around(key):
-        return
-    runs = runs_of(state)
     ok = record.get("ok")
+    if looks_around(key) and not (ok is False and _signature(record)[0] in signals.EVEN_A_LOOK):
+        return  # `cat missing.txt` failing is no lesson; `rg: command not found` is
+    runs = runs_of(state)
     if ok is None and "-> interrupted" in summary:
         add(state, "interrupted", key, [f"`{one_line(command, 120)}` was interrupted before it "
              "ended (a watch mode, a server, a prompt waiting for input?)"], record)  # fmt: skip

@@ -109,7 +109,9 @@ def drafts(
             _fact(
                 "environment",
                 f"{kind}\0{line}",
-                f"`{commands.shown(o.input)}` fails in this environment: {line}",
+                # the command cut short, so the title keeps the failure
+                f"`{text.one_line(commands.shown(o.input), 100)}` fails in this environment: "
+                f"{line}",
                 f"Symptom ({kind.replace('-', ' ')}): {line}",
                 o,
                 session,

@@ -114,8 +114,8 @@ def analyse(obs: list[Obs]) -> Analysis:
             result.interrupted.append(o)
         if not o.failed or o.index in grouped or not parsed[o.index].key:
             continue
-        if parsed[o.index].looking:
-            continue  # `cat missing.txt` failing is not a lesson
+        if parsed[o.index].looking and signals.failure(o.excerpt)[0] not in signals.EVEN_A_LOOK:
+            continue  # `cat missing.txt` failing is not a lesson; `rg: command not found` is
         for episode in _episodes(obs, parsed, o, grouped):
             (result.episodes if episode.closed else result.unresolved).append(episode)
     result.intent = next(

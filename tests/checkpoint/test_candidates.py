@@ -135,6 +135,15 @@ def test_the_same_lesson_seen_twice_is_one_candidate() -> None:
     assert len(state["candidates"]) == 1  # type: ignore[arg-type]
 
 
+def test_a_look_around_failing_for_want_of_its_tool_or_host_is_an_env_candidate() -> None:
+    got = found([cmd("rg price src", False, "bash: rg: command not found")])
+    assert got["env"]["lines"] == ["`rg price src` failed: bash: rg: command not found"]
+    probe = found([cmd('ssh root@router "echo ok"', False, "Host key verification failed.")])
+    assert probe["env"]["env"] == "network"
+    assert found([cmd("cat src/missing.py", False, "cat: src/missing.py: No such file")]) == {}
+    assert found([cmd("find / -name x.conf", False, "find: /proc/1: Permission denied")]) == {}
+
+
 def test_caps_per_turn_and_per_session(tmp_path: Path) -> None:
     local = tmp_path / "local"
     (local / "buffer").mkdir(parents=True)

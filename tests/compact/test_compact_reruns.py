@@ -151,6 +151,23 @@ def test_swe_agent_edit_commands_are_edits(memory: api.Memory, write_buffer: Wri
     assert "Before: `python reproduce.py` printed: 344" in item.body
 
 
+def test_a_look_around_failing_for_want_of_its_tool_is_an_env_fact(
+    memory: api.Memory, write_buffer: Writer
+) -> None:
+    name = write_buffer(
+        [
+            prompt("Find where the price is computed"),
+            run_cmd("rg price src", "bash: rg: command not found", False),
+            run_cmd("grep -rn price src", "src/cart.py:3: price = 1", True),
+            run_cmd("cat src/missing.py", "cat: src/missing.py: No such file or directory", False),
+        ]
+    )
+    compact_session(memory, name)
+    [item] = memory.items()  # the missing file is no lesson
+    assert item.kind == "env"
+    assert item.title == "`rg price src` fails in this environment: bash: rg: command not found"
+
+
 def test_a_workaround_is_use_b_not_a(memory: api.Memory, write_buffer: Writer) -> None:
     name = write_buffer(
         [
