@@ -84,14 +84,16 @@ def edited(files: list[str], record: dict[str, object], state: dict[str, object]
 def ran(command: str, key: str, check: bool, state: dict[str, object], passed: bool = True) -> None:
     """A command after the edits: a check verifies them (pass or fail: a failing check is an
     ``unresolved`` candidate of its own), unless scripts tried the change first and it passed
-    (then it is kept, as the check that ran); anything else is what ran instead."""
+    (then it is kept, as the check that ran, and a wider check failing after it, the suite's
+    failure from before the change, leaves it untested still); anything else is what ran
+    instead."""
     pending = state.get(STATE_KEY)
     if not isinstance(pending, dict):
         return
     program = key.split(" ", 1)[0]
     done = strings_of(pending.get("ran"))
     if check or program in _RUNNERS or program.startswith(("run_tests", "runtests")):
-        if not done or not passed:
+        if not done or (not passed and not pending.get("checked")):
             state.pop(STATE_KEY, None)
         elif not pending.get("checked"):
             pending["checked"] = one_line(command, 80)

@@ -69,6 +69,20 @@ def test_a_change_tried_with_scripts_then_checked_without_a_new_test_is_untested
     ]
 
 
+def test_the_whole_suite_failing_after_the_targeted_check_passed_leaves_it_untested() -> None:
+    got = found([
+        edit("/testbed/requests/auth.py"),
+        cmd("cd /testbed && python reproduce_issue.py", True, "qop quoted: True"),
+        cmd("python -m pytest test_requests.py -k digest", True, "5 passed"),
+        cmd("python -m pytest test_requests.py -x", False, "TypeError: must be callable"),
+    ])  # fmt: skip
+    assert got["unverified"]["lines"][0].startswith("untested: no test was added or changed")
+    # a check failing before any passed: the failure is the candidate, not the scripts
+    got = found([edit("src/cart.py"), cmd("python try_cart.py", True),
+                 cmd("python -m pytest", False, "E   KeyError: 'price'")])  # fmt: skip
+    assert "unverified" not in got
+
+
 def test_a_test_added_in_the_session_or_a_check_before_any_script_is_no_candidate() -> None:
     for test in ("lib/matplotlib/tests/test_text.py", "pkg/cart_test.go", "src/Cart.test.tsx",
                  "src/test/java/CartTest.java"):  # fmt: skip
