@@ -90,7 +90,8 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "missing-tool",
         r"(?:command not found|: not found$"
         r"|is not recognized as (?:an internal|the name of a cmdlet)"  # cmd.exe, PowerShell
-        r"|No such file or directory \(os error 2\)|executable file not found).*$",
+        r"|No such file or directory \(os error 2\)|executable file not found"
+        r"|Python was not found; run without arguments).*$",  # Windows' Store alias
     ),
     (
         "missing-package",
@@ -217,6 +218,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
     "finding": (":",),
     "tests": ("failure", "error"),
 }  # fmt: skip
+_MISSING_TOOL = dict(_SHAPES)["missing-tool"]
 _SHAPES_HINTED = tuple((kind, pattern, _HINTS[kind]) for kind, pattern in _SHAPES)
 KINDS = frozenset((*(kind for kind, _pattern, _hints in _SHAPES_HINTED), "other"))  # failure's
 ENVIRONMENT = ("shell", "syntax", "missing-tool", "missing-package", "port", "permission",
@@ -279,6 +281,21 @@ def failure(text: str, fallback: bool = True) -> tuple[str, str]:
         if line and not is_generic(line) and not line.startswith(("=====", "-----", "[...")):
             return "other", line
     return "", ""
+
+
+def missing_tool(text: str) -> str:
+    """The first line of an output that says a program is missing ("gcc-12: command not
+    found", Windows' "Python was not found; run without arguments to install from the
+    Microsoft Store"), or "". A passing command may print one: a hook or a script it ran went
+    on without the program."""
+    text = text[:20_000]
+    lowered = text.lower()
+    if not any(hint in lowered for hint in _HINTS["missing-tool"]):
+        return ""
+    for line in _lines(_MISSING_TOOL, text, MULTILINE):
+        if not is_generic(line):
+            return _unprefixed(line)
+    return ""
 
 
 def _with_subject(text: str, line: str) -> str:

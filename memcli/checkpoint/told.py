@@ -11,12 +11,17 @@ code: lines a session reads past and the next one should know.
   ``EBADENGINE``; a library's own warning: "TRL currently supports vLLM versions from 0.12.0
   to 0.18.0. You have version 0.21.0 installed"): it runs, and fails later, elsewhere (a
   failing command's version error is read as its failure);
+- ``env``: a passing command printed that a program is missing ("Python was not found; run
+  without arguments to install from the Microsoft Store" from a commit's hook, "gcc-12:
+  command not found" before a pipe): what it ran went on without it;
 - ``branch``: at the end of a turn, the branch git last said is ahead of or has diverged
   from its remote, with no push or pull after it (commits the next session may think shared).
 
 Hook path: substring tests on each output before anything else.
 """
 
+from memcli import signals
+from memcli.checkpoint import commands
 from memcli.checkpoint.entries import add, one_line, text_of
 from memcli.fastparse import fastre
 
@@ -50,6 +55,8 @@ def ran(record: dict[str, object], state: dict[str, object], command: str) -> No
         _branch(excerpt, command, record, state)
     if record.get("ok") is not False and any(hint in excerpt for hint in _VERSION_HINTS):
         _version_warning(excerpt, command, record, state)
+    if record.get("ok") is True and ("not found" in excerpt or "not recognized" in excerpt):
+        _missing_tool(excerpt, command, record, state)
 
 
 def _line_with(excerpt: str, marker: str) -> str:
@@ -91,6 +98,18 @@ def _version_warning(
     said = one_line(fastre.cached(_WARNED_AT).sub("", found.group(0).strip()), 200)
     lines = [f'`{one_line(command, 80)}` passed but warned: "{said}"']
     add(state, "env", f"version\0{said.lower()}", lines, record, env="version")
+
+
+def _missing_tool(
+    excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
+) -> None:
+    key, _check = commands.command_key(command)
+    if not key or commands.looks_around(key):
+        return  # `grep -rn "command not found" docs` prints the words, not the failure
+    said = signals.missing_tool(excerpt)
+    if said:
+        lines = [f'`{one_line(command, 80)}` passed, but printed: "{one_line(said, 160)}"']
+        add(state, "env", f"missing-tool\0{said.lower()}", lines, record, env="missing-tool")
 
 
 def _branch(

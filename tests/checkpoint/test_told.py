@@ -94,6 +94,25 @@ def test_a_passing_commands_unsupported_version_warning_is_an_environment_fact()
     assert not [c for c in failed.values() if c.get("env") == "version"]
 
 
+def test_a_passing_command_that_printed_a_missing_program_is_an_environment_fact() -> None:
+    store = (
+        "Running sync...\nPython was not found; run without arguments to install from the "
+        "Microsoft Store, or disable this shortcut from Settings.\n[main 5fa2423] Add reports"
+    )
+    got = found([cmd("git commit -m 'Add reports'", True, store)])
+    assert got["env"]["env"] == "missing-tool"
+    assert got["env"]["lines"] == [
+        "`git commit -m 'Add reports'` passed, but printed: \"Python was not found; run without "
+        'arguments to install from the Microsoft Store, or disable this shortcut from Settings."'
+    ]
+    piped = found(
+        [cmd("gcc-12 --version | head -1", True, "bash: line 1: gcc-12: command not found")]
+    )
+    assert "gcc-12: command not found" in piped["env"]["lines"][0]
+    docs = "docs/faq.md:3: bash: rg: command not found"
+    assert found([cmd("grep -rn 'command not found' docs", True, docs)]) == {}
+
+
 def test_output_without_these_lines_tells_nothing() -> None:
     assert found([cmd("ls", True, "README.md\nsrc"), cmd("git log -1", True, "commit abc")]) == {}
 
