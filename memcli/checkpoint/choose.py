@@ -60,8 +60,8 @@ def choose(
 ) -> list[dict[str, object]]:
     """The candidates to name now: fresh (not in ``skip``), with evidence, in the order asked;
     ``work``: how many observations this turn read (see :data:`WORK_PER_EXTRA`)."""
-    told = _telling_asked(found, asked)
-    asked = [a for a in asked if a not in told]  # outside the session's cap: their own budget
+    told, users = _telling_asked(found, asked), _users_asked(found, asked)
+    asked = _in_cap(found, asked)
     fresh = [
         c
         for c in found.values()
@@ -70,11 +70,12 @@ def choose(
     strengths = {str(c.get("id")): sayings.strength(c) for c in fresh}
     fresh.sort(key=lambda c: (PRIORITY.index(str(c.get("kind"))), -strengths[str(c.get("id"))]))
     events = [c for c in fresh if happened(c)]
-    # What was said: the strongest evidence first whatever its kind, so the caps keep the best;
-    # a sentence only salient.most_telling read comes after all that a rule read.
+    # What was said: the user's own words first, then the strongest evidence whatever its
+    # kind, so the caps keep the best; a sentence only salient.most_telling read comes after
+    # all that a rule read.
     prose = sorted(
         (c for c in fresh if not happened(c)),
-        key=lambda c: (c.get("form") == "telling", -strengths[str(c.get("id"))]),
+        key=lambda c: (c.get("form") == "telling", not _by_user(c), -strengths[str(c.get("id"))]),
     )
     prose = _few_findings(prose, found, asked, per_session)
     extra = min(work // WORK_PER_EXTRA, per_turn)  # at most twice the usual request
@@ -84,10 +85,12 @@ def choose(
     prose = _few_weak(prose, strengths, asked, per_session)
     events_asked = _events_asked(found, asked)
     reserve = per_session // 3
-    room = max(0, min(per_turn, per_session - len(asked)))
+    # the user's own words this request may name beyond the session's cap
+    by_user = min(USER_PER_SESSION - len(users), sum(1 for c in prose if _by_user(c)))
+    room = max(0, min(per_turn, per_session - len(asked) + by_user))
     # Each family may use the session's room but for what the other still has reserved.
     events_room = max(0, per_session - len(asked) - max(0, reserve - (len(asked) - events_asked)))
-    prose_room_left = prose_room(found, asked, per_session)
+    prose_room_left = _prose_room(found, asked, per_session) + by_user
     events_first = min(len(events), events_room, (room + 1) // 2)
     prose_first = min(len(prose), prose_room_left, room - events_first)
     # The room one family leaves in this request goes to the other.
@@ -132,6 +135,34 @@ TELLING_PER_SESSION = 8
 # only, a one-turn session's last check still failing and its missing tools went unasked
 # behind the causes said before them.
 WORK_PER_EXTRA = 25
+
+
+# What the user said in so many words, a correction, a norm or a cause ("no, use rgb
+# values, not indices", "reason being that we injected the bash message ..."), is the lesson
+# a later session must not miss, and a long session's own prose had filled the cap before a
+# late one came: the first 8 a session are asked outside it, first of what was said.
+USER_PER_SESSION = 8
+
+
+def _by_user(candidate: dict[str, object]) -> bool:
+    lines = candidate.get("lines")
+    return (
+        not candidate.get("form")  # not a question, a fragment, a telling sentence, pasted
+        and isinstance(lines, list)
+        and bool(lines)
+        and str(lines[0]).startswith(("the user said", "the user asked again"))
+    )
+
+
+def _users_asked(found: dict[str, object], asked: list[object]) -> set[object]:
+    """The first :data:`USER_PER_SESSION` of the user's own words asked (the rest count in
+    the session's cap)."""
+    users: set[object] = set()
+    for a in asked:
+        candidate = found.get(a) if isinstance(a, str) else None
+        if len(users) < USER_PER_SESSION and isinstance(candidate, dict) and _by_user(candidate):
+            users.add(a)
+    return users
 
 
 def _telling_asked(found: dict[str, object], asked: list[object]) -> set[object]:
@@ -179,10 +210,19 @@ def _at_most(
 
 def prose_room(found: dict[str, object], asked: list[object], per_session: int) -> int:
     """How many more of what was said the session may still ask about."""
-    told = _telling_asked(found, asked)
-    asked = [a for a in asked if a not in told]
+    return _prose_room(found, _in_cap(found, asked), per_session)
+
+
+def _in_cap(found: dict[str, object], asked: list[object]) -> list[object]:
+    """The candidates asked that count in the session's cap (not those of a budget of their
+    own: telling sentences, the user's first own words)."""
+    told, users = _telling_asked(found, asked), _users_asked(found, asked)
+    return [a for a in asked if a not in told and a not in users]
+
+
+def _prose_room(found: dict[str, object], capped: list[object], per_session: int) -> int:
     reserve = per_session // 3
-    return max(0, per_session - len(asked) - max(0, reserve - _events_asked(found, asked)))
+    return max(0, per_session - len(capped) - max(0, reserve - _events_asked(found, capped)))
 
 
 def _events_asked(found: dict[str, object], asked: list[object]) -> int:

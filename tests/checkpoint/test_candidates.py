@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memcli.checkpoint import candidates, run
+from memcli.checkpoint import candidates, choose, run
 from memcli.defaults import DEFAULTS
 
 PER_TURN = int(str(DEFAULTS["checkpoint"]["max_per_turn"]))
@@ -147,15 +147,16 @@ def test_a_look_around_failing_for_want_of_its_tool_or_host_is_an_env_candidate(
 def test_caps_per_turn_and_per_session(tmp_path: Path) -> None:
     local = tmp_path / "local"
     (local / "buffer").mkdir(parents=True)
-    prompts = [obs("prompt", excerpt=f"Never use tool{n} in this repo.") for n in range(20)]
+    prompts = [obs("prompt", excerpt=f"Never use tool{n} in this repo.") for n in range(30)]
     (local / "buffer" / "s1.jsonl").write_text("".join(json.dumps(p) + "\n" for p in prompts))
     asked = 0
     for _ in range(5):
         reason = run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
         named = [x for x in (reason or "").splitlines() if x.startswith("- c")]
-        assert len(named) <= PER_TURN
+        assert len(named) <= PER_TURN + len(prompts) // choose.WORK_PER_EXTRA  # a long turn
         asked += len(named)
-    assert asked == PER_SESSION - PER_SESSION // 3  # the third reserved for what happened
+    # the third reserved for what happened; the user's own first norms outside the cap
+    assert asked == PER_SESSION - PER_SESSION // 3 + choose.USER_PER_SESSION
     assert run.checkpoint({"session_id": "s1"}, "gemini", str(local)) is None  # off there
 
 
@@ -198,6 +199,30 @@ def test_a_session_full_of_prose_still_asks_about_a_check_failing_at_its_end(
                                     "E   KeyError: 'price'\n1 failed")) + "\n")  # fmt: skip
     reason = str(run.checkpoint({"session_id": "s1"}, "claude-code", str(local)))
     assert "[unresolved -> task]" in reason and "KeyError: 'price'" in reason
+
+
+def test_a_users_late_correction_is_asked_once_the_session_used_its_prose_share(
+    tmp_path: Path,
+) -> None:
+    local = tmp_path / "local"
+    (local / "buffer").mkdir(parents=True)
+    buffer = local / "buffer" / "s1.jsonl"
+    for turn in range(4):  # closing messages full of causes and choices: the prose share used
+        said = " ".join(
+            f"I chose cache{turn}{n} instead of Redis because the tests run offline."
+            f" The slow start is caused by module{turn}{n} importing numpy."
+            for n in range(3)
+        )
+        with buffer.open("a") as handle:
+            handle.write(json.dumps(obs("conclusion", excerpt=said)) + "\n")
+        run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
+    state = json.loads((local / "checkpoint" / "s1.json").read_text())
+    assert choose.prose_room(state["candidates"], state["asked"], PER_SESSION) == 0
+    with buffer.open("a") as handle:
+        handle.write(json.dumps(obs("prompt", excerpt="No, use rgb values in the themes, "
+                                    "not palette indices.")) + "\n")  # fmt: skip
+    reason = str(run.checkpoint({"session_id": "s1"}, "claude-code", str(local)))
+    assert '[correction -> convention] the user said: "No, use rgb values' in reason
 
 
 def test_a_buffer_rewritten_by_compaction_is_read_again(tmp_path: Path) -> None:
