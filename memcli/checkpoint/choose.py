@@ -5,7 +5,8 @@ failure seen in output, a check or command still failing when the turn ends, a r
 call, an interrupted command) and what was *said* (the user's corrections and conventions,
 causes and decisions in the assistant's closing messages and mid-turn notes, environment
 facts it stated, sub-agents' reports). Each family has a reserved share of the session cap
-(a third each; the last third goes to whichever asks first) that the other never takes, and
+(a third each; the last third goes to whichever asks first) that the other never takes
+(the user's own words and telling sentences have budgets of their own, outside it), and
 half of each request (rounded up for what happened); the room a family leaves in a request
 goes to the other. Prose is plentiful (a long session's notes alone can fill any cap), events are
 rarer and more often the lesson: a check still failing at the end of the last turn is asked
