@@ -76,13 +76,13 @@ def choose(
     # all that a rule read.
     prose = sorted(
         (c for c in fresh if not happened(c)),
-        key=lambda c: (c.get("form") == "telling", not _by_user(c), -strengths[str(c.get("id"))]),
+        key=lambda c: (_telling(c), not _by_user(c), -strengths[str(c.get("id"))]),
     )
     prose = _few_findings(prose, found, asked, per_session)
     extra = min(work // WORK_PER_EXTRA, per_turn)  # at most twice the usual request
     per_turn += extra
     telling = min(TELLING_PER_REQUEST + extra // 2, TELLING_PER_SESSION - len(told))
-    prose = _at_most(prose, lambda c: c.get("form") == "telling", telling)
+    prose = _at_most(prose, _telling, telling)
     prose = _few_weak(prose, strengths, asked, per_session)
     events_asked = _events_asked(found, asked)
     reserve = per_session // 3
@@ -155,24 +155,33 @@ def _by_user(candidate: dict[str, object]) -> bool:
     )
 
 
+def _telling(candidate: dict[str, object]) -> bool:
+    return candidate.get("form") == "telling"
+
+
 def _users_asked(found: dict[str, object], asked: list[object]) -> set[object]:
     """The first :data:`USER_PER_SESSION` of the user's own words asked (the rest count in
     the session's cap)."""
-    users: set[object] = set()
-    for a in asked:
-        candidate = found.get(a) if isinstance(a, str) else None
-        if len(users) < USER_PER_SESSION and isinstance(candidate, dict) and _by_user(candidate):
-            users.add(a)
-    return users
+    return _asked_where(found, asked, _by_user, USER_PER_SESSION)
 
 
 def _telling_asked(found: dict[str, object], asked: list[object]) -> set[object]:
-    told = set()
+    return _asked_where(found, asked, _telling, len(asked))
+
+
+def _asked_where(
+    found: dict[str, object],
+    asked: list[object],
+    test: "Callable[[dict[str, object]], bool]",
+    most: int,
+) -> set[object]:
+    """The first ``most`` candidates asked that pass ``test``."""
+    kept: set[object] = set()
     for a in asked:
         candidate = found.get(a) if isinstance(a, str) else None
-        if isinstance(candidate, dict) and candidate.get("form") == "telling":
-            told.add(a)
-    return told
+        if len(kept) < most and isinstance(candidate, dict) and test(candidate):
+            kept.add(a)
+    return kept
 
 
 # The weakest of what was said (strength 0: a question that challenges a choice, a terse

@@ -175,23 +175,30 @@ def test_a_long_turn_may_name_one_more_candidate_for_each_25_observations(
     assert "turn_work" not in state  # counted again from the next turn's first observation
 
 
-def test_a_session_full_of_prose_still_asks_about_a_check_failing_at_its_end(
-    tmp_path: Path,
-) -> None:
-    local = tmp_path / "local"
-    (local / "buffer").mkdir(parents=True)
-    buffer = local / "buffer" / "s1.jsonl"
+def prose_turns(local: Path, turns: int) -> list[str]:
+    """Run ``turns`` turns, each closing with decisions and causes (more than a cap holds);
+    the candidates their checkpoints named."""
+    (local / "buffer").mkdir(parents=True, exist_ok=True)
     asked: list[str] = []
-    for turn in range(6):  # each turn closes with decisions and causes, more than a cap holds
+    for turn in range(turns):
         said = " ".join(
             f"I chose cache{turn}{n} instead of Redis because the tests run offline."
             f" The slow start is caused by module{turn}{n} importing numpy."
             for n in range(3)
         )
-        with buffer.open("a") as handle:
+        with (local / "buffer" / "s1.jsonl").open("a") as handle:
             handle.write(json.dumps(obs("conclusion", excerpt=said)) + "\n")
         reason = run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
         asked += [x for x in (reason or "").splitlines() if x.startswith("- c")]
+    return asked
+
+
+def test_a_session_full_of_prose_still_asks_about_a_check_failing_at_its_end(
+    tmp_path: Path,
+) -> None:
+    local = tmp_path / "local"
+    buffer = local / "buffer" / "s1.jsonl"
+    asked = prose_turns(local, 6)
     assert len(asked) == PER_SESSION - PER_SESSION // 3  # prose stops short of the cap
     with buffer.open("a") as handle:  # the last turn: a check that still fails at its end
         handle.write(json.dumps(edit("src/shop/cart.py")) + "\n")
@@ -205,17 +212,8 @@ def test_a_users_late_correction_is_asked_once_the_session_used_its_prose_share(
     tmp_path: Path,
 ) -> None:
     local = tmp_path / "local"
-    (local / "buffer").mkdir(parents=True)
     buffer = local / "buffer" / "s1.jsonl"
-    for turn in range(4):  # closing messages full of causes and choices: the prose share used
-        said = " ".join(
-            f"I chose cache{turn}{n} instead of Redis because the tests run offline."
-            f" The slow start is caused by module{turn}{n} importing numpy."
-            for n in range(3)
-        )
-        with buffer.open("a") as handle:
-            handle.write(json.dumps(obs("conclusion", excerpt=said)) + "\n")
-        run.checkpoint({"session_id": "s1"}, "claude-code", str(local))
+    prose_turns(local, 4)  # the prose share used
     state = json.loads((local / "checkpoint" / "s1.json").read_text())
     assert choose.prose_room(state["candidates"], state["asked"], PER_SESSION) == 0
     with buffer.open("a") as handle:
