@@ -1,6 +1,8 @@
-"""Mid-turn notes at a turn's end: what the assistant said in the middle of the turn, read
-from its transcript (:mod:`memcli.observed.transcript_tail`) and written to the session's
-buffer as ``note`` observations before the turn's conclusion (see docs/hooks.md)."""
+"""Mid-turn notes at a turn's end: what the assistant said in the middle of the turn, and
+what the user typed into it (no prompt hook fires for a message the assistant takes into a
+running turn), read from its transcript (:mod:`memcli.observed.transcript_tail`) and written
+to the session's buffer as ``note`` and ``prompt`` observations before the turn's conclusion
+(see docs/hooks.md)."""
 
 import os
 
@@ -21,13 +23,14 @@ def write_turn_notes(
     payload: dict[str, object],
     options: dict[str, str | bool | None],
     local: str,
-    observe: "Callable[[str, str], Pair]",
+    observe: "Callable[[str, str, str], Pair]",
     write: "Callable[[dict[str, object], dict[str, object] | None], object]",
 ) -> None:
-    """At a turn's end, what the assistant said in the middle of it: the texts appended to
-    its transcript since the last Stop (:mod:`memcli.observed.transcript_tail`), each written
-    as a ``note`` observation (``observe(text, agent)``, then ``write(note, raw)``: capture's
-    own, passed in so this module does not import the pipeline). The read offset is kept per
+    """At a turn's end, what was said in the middle of it: the texts appended to its
+    transcript since the last Stop (:mod:`memcli.observed.transcript_tail`), each written as
+    an observation (``observe(kind, text, agent)``, ``kind`` a note or a queued message, then
+    ``write(observation, raw)``: capture's own, passed in so this module does not import the
+    pipeline). The read offset is kept per
     session under ``local/notes/``, under a lock, so that two Stop captures of one session
     never record a text twice."""
     from memcli.capture import adapters
@@ -57,11 +60,11 @@ def write_turn_notes(
         except ValueError:
             mark = {}
         last = payload.get("last_assistant_message")
-        notes, new_mark = transcript_tail.turn_notes(
+        said, _commits, new_mark = transcript_tail.turn_said(
             transcript, mark, last if isinstance(last, str) else ""
         )
-        for text in notes:  # in transcript order
-            note, raw = observe(text, agent)
+        for kind, text in said:  # in transcript order
+            note, raw = observe(kind, text, agent)
             if note is not None:
                 write(note, raw)
         if new_mark != mark:

@@ -73,7 +73,7 @@ def capture(
 
         notes.write_turn_notes(
             payload, options, local,
-            lambda said, agent: observe_note(payload, said, settings, root, agent),
+            lambda kind, said, agent: observe_said(payload, kind, said, settings, root, agent),
             lambda note, raw: write(local, note, raw, settings),
         )  # fmt: skip
     observation, raw = _observe(payload, text, options, settings, root)
@@ -106,6 +106,43 @@ def observe_note(
     observation["kind"] = "note"
     observation["summary"] = "note: " + summary.removeprefix("conclusion: ")
     return observation, raw
+
+
+def observe_queued(
+    payload: dict[str, object],
+    text: str,
+    settings: dict[str, object],
+    root: str,
+    agent: str | None = None,
+) -> tuple[dict[str, object] | None, dict[str, object] | None]:
+    """A message the user typed into the turn ``payload`` ends (the assistant took it in
+    with a tool result, and no prompt hook fired): the ``prompt`` observation its
+    ``UserPromptSubmit`` would have been, recorded at the turn's end (event ``Stop``, so the
+    checkpoint, which reads it from the transcript itself, knows it)."""
+    keys = ("session_id", "cwd", "transcript_path")
+    typed = {key: payload[key] for key in keys if key in payload}
+    typed.update(hook_event_name="UserPromptSubmit", prompt=text)
+    observation, raw = _observe(typed, "", {"agent": agent}, settings, root)
+    if observation is None or observation.get("kind") != "prompt":
+        return None, None
+    observation["event"] = "Stop"
+    return observation, raw
+
+
+def observe_said(
+    payload: dict[str, object],
+    kind: str,
+    text: str,
+    settings: dict[str, object],
+    root: str,
+    agent: str | None = None,
+) -> tuple[dict[str, object] | None, dict[str, object] | None]:
+    """A text read from the transcript at a turn's end (:func:`memcli.observed.
+    transcript_tail.turn_said`): a note, or a message the user typed into the turn."""
+    from memcli.observed.transcript_tail import QUEUED
+
+    observe = observe_queued if kind == QUEUED else observe_note
+    return observe(payload, text, settings, root, agent)
 
 
 def _turn_end(payload: dict[str, object]) -> bool:

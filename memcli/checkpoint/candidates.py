@@ -73,7 +73,8 @@ def scan(records: list[dict[str, object]], state: dict[str, object]) -> None:
                 events.edited(strings_of(record.get("files")), record, state)
                 workflow.edited(state)
                 unverified.edited(strings_of(record.get("files")), record, state)
-        elif kind == "prompt":
+        elif kind == "prompt" and (record.get("event") != "Stop" or "transcript" not in state):
+            # (a Stop's prompt was typed into the turn: read from the transcript, as notes are)
             prompted.prompt(record, state)
         elif kind == "conclusion":
             message(text_of(record, "excerpt"), state, record)

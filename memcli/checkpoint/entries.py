@@ -123,7 +123,7 @@ def add(
         "ts": "",
     }
     if record is not None:
-        entry["obs"] = [text_of(record, "id")]
+        entry["obs"] = [text_of(record, "id")] if text_of(record, "id") else []
         entry["refs"] = [text_of(record, "raw")] if text_of(record, "raw") else []
         entry["ts"] = text_of(record, "ts")
     entry.update(extra)

@@ -10,7 +10,7 @@ may name).
 import os
 
 from memcli import untrusted
-from memcli.checkpoint import candidates, choose, sayings, state
+from memcli.checkpoint import candidates, choose, prompted, sayings, state
 from memcli.defaults import DEFAULTS
 from memcli.fastparse import fastjson
 from memcli.observed import buffer, transcript_tail
@@ -151,13 +151,15 @@ def _read_new(
     if readable and _prose_room(current, config):
         # Capture records the same texts as notes, in parallel: read them here with this
         # state's own offset, and leave the buffer's notes alone (see candidates.scan).
-        notes, commits, current["transcript"] = transcript_tail.turn_said(
+        texts, commits, current["transcript"] = transcript_tail.turn_said(
             str(transcript), current.get("transcript"), said
         )
         masker = _SentenceMasker(config)
-        for text in notes:
+        for kind, text in texts:
             text = text[:MAX_MESSAGE]
-            if _may_state_lesson(text):
+            if kind == transcript_tail.QUEUED:  # typed into the turn: no prompt hook saw it
+                prompted.prompt({"kind": "prompt", "excerpt": _masked(text, config)}, current)
+            elif _may_state_lesson(text):
                 # Read unmasked, in memory; only the sentences kept are masked (cheaper).
                 sayings.note(_without_private(text), current, None, masker.mask)
         for command in commits:  # whole here; capture keeps one line of 200 characters

@@ -16,7 +16,8 @@ time. What the hooks saw, and so what this yields:
   when its last message was a tool call's aftermath or thinking alone (the message is then
   the turn's last text, or empty); an interrupted turn (an interrupt line, or a tool result
   the user interrupted) fires no Stop. A sub-agent's last text: ``SubagentStop``;
-- before each ``Stop``, the turn's other assistant texts and sub-agent reports as notes
+- before each ``Stop``, the turn's other assistant texts and sub-agent reports as notes, and
+  the messages the user typed into the turn as prompts
   (:class:`memcli.observed.transcript_tail.TurnTexts`, which capture reads from the transcript
   at that Stop), in the main transcript only: capture does not read sub-agents' own files.
 
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli.compact.hookevents import HookEvent, joined_text, stamp
-from memcli.observed.transcript_tail import TurnTexts
+from memcli.observed.transcript_tail import QUEUED, TurnTexts
 
 _NOT_PROMPTS = ("<command-", "<local-command-", "Caveat:", "<system-reminder>")
 _HOOK_FEEDBACK = ("Stop hook feedback:", "SubagentStop hook feedback:")
@@ -65,6 +66,8 @@ class ClaudeTranscript:
 
     def feed(self, record: dict[str, Any], number: int) -> list[HookEvent]:
         kind = record.get("type")
+        if kind == "queue-operation" and not self.parent:
+            self.texts.feed(record)  # a message typed into the turn (no prompt hook for it)
         if kind not in ("user", "assistant"):
             return []
         session = self.parent or record.get("sessionId")
@@ -201,9 +204,11 @@ class ClaudeTranscript:
         notes: list[HookEvent] = []
         if main and not self.parent:
             notes = [
+                HookEvent({**payload, "prompt": text}, ts, f"{uid}\0queued{n}", queued=True)
+                if kind == QUEUED else
                 HookEvent({**payload, "last_assistant_message": text}, ts, f"{uid}\0note{n}",
                           note=True)
-                for n, text in enumerate(self.texts.notes(said))
+                for n, (kind, text) in enumerate(self.texts.said(said))
             ]  # fmt: skip
             self.texts.clear()
         return [*notes, HookEvent(payload, ts, f"{uid}\0stop")]

@@ -19,6 +19,14 @@ class HookEvent:
     # A mid-turn assistant text (the payload is its turn's Stop with this text as the
     # message): recorded as a ``note`` observation, as capture does at the turn's end.
     note: bool = False
+    # A message the user typed into the turn (the payload is its turn's Stop, the text its
+    # ``prompt``): recorded as the ``prompt`` observation capture writes at the turn's end.
+    queued: bool = False
+
+    @property
+    def read_at_stop(self) -> bool:
+        """No hook event of its own: capture reads it from the transcript at the turn's end."""
+        return self.note or self.queued
 
     @property
     def name(self) -> str:

@@ -204,6 +204,10 @@ def _observe(
         text = str(event.payload.get("last_assistant_message") or "")
         observation, raw = pipeline.observe_note(event.payload, text, settings, str(memory.root),
                                                  hooked)  # fmt: skip
+    elif event.queued:
+        text = str(event.payload.get("prompt") or "")
+        observation, raw = pipeline.observe_queued(event.payload, text, settings,
+                                                   str(memory.root), hooked)  # fmt: skip
     else:
         observation, raw = pipeline.observe_event(event.payload, settings, str(memory.root),
                                                   hooked)  # fmt: skip

@@ -1,4 +1,5 @@
-"""The new part of an assistant's transcript: the turn's assistant texts and sub-agent reports.
+"""The new part of an assistant's transcript: the turn's assistant texts, sub-agent reports
+and the messages the user typed while the turn ran.
 
 The Stop hook only carries a turn's *last* message; what the assistant said in the middle of
 the turn (a root cause found, a decision and its reason, an environment fact) is in the
@@ -12,7 +13,14 @@ Codex rollout). :func:`read_new` reads what was appended since a stored byte off
   is read again from its start;
 - lines are skipped before any JSON parsing unless they hold an ``"assistant"`` token and a
   ``"text"`` key (or are a sub-agent's): tool results are most of a transcript's bytes and
-  never hold such a token outside an escaped string; tool calls hold no text.
+  never hold such a token outside an escaped string; tool calls hold no text;
+- Claude Code's ``queue-operation`` lines are read too: a message the user types while the
+  assistant works is queued (``enqueue``, its text) and, when the assistant takes it into
+  the running turn (``remove``: Claude Code hands it over with the next tool result), no
+  ``UserPromptSubmit`` hook fires for it: the transcript is the only place the hooks can
+  read it. A queued message submitted as the next prompt (``dequeue``) or taken back into
+  the input box (``popAll``, ``popOne``) is not one of the turn's: its prompt, if any, is
+  captured as every prompt is.
 
 :class:`TurnTexts` turns parsed records (a Claude Code transcript's or a Codex rollout's)
 into the notes of a turn, in transcript order; the importers feed it the same records, so an
@@ -36,23 +44,33 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW
 # among a line's first keys).
 _MARK = b'"assistant"'
 # A "text" key, or the sidechain flag (the tokens whose "i" marks them as the flag).
-_TOKENS = (b'"text"', b'"isSidechain":true', b'"isSidechain": true')
+_TOKENS = (b'"text"', b'"isSidechain":true', b'"isSidechain": true', b'"queue-operation"')
+_QUEUE = _TOKENS[-1]
 # A commit's line too (its message says what changed and why: capture keeps a command as one
 # line of 200 characters, a heredoc's subject lost in it), found by a plain search of its own.
 _COMMIT = b"git commit"
 MAX_COMMITS = 20  # commit commands per call
+MAX_QUEUED = 40  # messages typed during a turn, per call
+MAX_WAITING = 100  # messages still queued, counted in the mark
+# Queued texts that are no message the user typed: a background task's notification, a
+# slash command, a structured entry.
+_NOT_TYPED = ("<", "/", "{")
 _HEAD = 400
 _MAIN = ""
+NOTE, QUEUED = "note", "queued"  # the kinds of what :meth:`TurnTexts.said` returns
 
 
 class TurnTexts:
-    """Records in order -> the assistant's text blocks (main chain) and the final text of
-    each sub-agent (sidechain) run, in the order they were said."""
+    """Records in order -> the assistant's text blocks (main chain), the final text of each
+    sub-agent (sidechain) run and the messages the user typed into the running turn, in the
+    order they were said."""
 
     def __init__(self) -> None:
         self.texts: list[tuple[int, str]] = []  # (position, text) of the main chain
         self.commits: list[str] = []  # the main chain's `git commit` command lines
         self.reports: dict[str, tuple[int, str]] = {}  # sidechain -> its last text so far
+        self.queue: list[str] = []  # queued messages not yet handed over ("": not typed)
+        self.queued: list[tuple[int, str]] = []  # (position, text) handed over mid-turn
         self.position = 0
 
     def feed(self, record: object) -> None:
@@ -65,6 +83,23 @@ class TurnTexts:
             self._codex(record.get("payload"))
         elif record.get("type") == "message":  # an older rollout: the bare item
             self._codex(record)
+        elif record.get("type") == "queue-operation":
+            self._queue(record.get("operation"), record.get("content"))
+
+    def _queue(self, operation: object, content: object) -> None:
+        """Claude Code's input queue: ``enqueue`` adds a message; ``remove`` takes the oldest
+        into the running turn; ``dequeue`` submits it as a prompt, ``popOne`` and ``popAll``
+        take it back to the input box (neither is said in this turn)."""
+        if operation == "enqueue":
+            typed = isinstance(content, str) and not content.lstrip().startswith(_NOT_TYPED)
+            self.queue.append(str(content).strip() if typed else "")
+            del self.queue[:-MAX_WAITING]  # a queue never handed over stays bounded
+        elif operation == "popAll":
+            self.queue.clear()
+        elif operation in ("remove", "dequeue", "popOne") and self.queue:
+            text = self.queue.pop(0)
+            if operation == "remove" and text and len(self.queued) < MAX_QUEUED:
+                self.queued.append((self.position, text[:MAX_NOTE]))
 
     def _claude(self, record: dict[str, object]) -> None:
         if record.get("isApiErrorMessage"):
@@ -110,16 +145,24 @@ class TurnTexts:
     def notes(self, last_message: str = "") -> list[str]:
         """The turn's notes: its texts but the last one when that is ``last_message`` (the
         Stop event's, recorded as the turn's conclusion), and the sub-agents' reports."""
+        return [text for kind, text in self.said(last_message) if kind == NOTE]
+
+    def said(self, last_message: str = "") -> list[tuple[str, str]]:
+        """The turn's notes (:meth:`notes`) and the messages the user typed into it
+        (:data:`QUEUED`), each as ``(kind, text)``, in transcript order."""
         texts = list(self.texts)
         if texts and last_message.strip() and texts[-1][1].strip() == last_message.strip():
             texts.pop()
-        found = sorted([*texts, *self.reports.values()])
-        return [text[:MAX_NOTE] for _position, text in found][-MAX_NOTES:]
+        notes = sorted([*texts, *self.reports.values()])[-MAX_NOTES:]
+        found = sorted([(p, NOTE, t[:MAX_NOTE]) for p, t in notes]
+                       + [(p, QUEUED, t) for p, t in self.queued])  # fmt: skip
+        return [(kind, text) for _position, kind, text in found]
 
     def clear(self) -> None:
         self.texts.clear()
         self.reports.clear()
         self.commits.clear()
+        self.queued.clear()  # the queue itself goes on into the next turn
 
 
 def read_new(path: str, mark: object) -> "tuple[list[dict[str, object]], dict[str, object]]":
@@ -206,7 +249,7 @@ def _records(data: bytes, stop: int = -1) -> list[dict[str, object]]:
 
 
 def _record(line: bytes) -> "dict[str, object] | None":
-    if _MARK not in line:
+    if _MARK not in line and _QUEUE not in line:
         return None
     try:
         value = fastjson.loads(line.decode("utf-8", errors="replace"))
@@ -219,20 +262,29 @@ def turn_notes(
     path: str, mark: object, last_message: str = ""
 ) -> "tuple[list[str], dict[str, object]]":
     """The notes appended to the transcript at ``path`` since ``mark``, and the new mark."""
-    notes, _commits, new_mark = turn_said(path, mark, last_message)
-    return notes, new_mark
+    said, _commits, new_mark = turn_said(path, mark, last_message)
+    return [text for kind, text in said if kind == NOTE], new_mark
 
 
 def turn_said(
     path: str, mark: object, last_message: str = ""
-) -> "tuple[list[str], list[str], dict[str, object]]":
-    """The notes and the `git commit` commands (whole, with their messages' line ends)
-    appended to the transcript at ``path`` since ``mark``, and the new mark."""
+) -> "tuple[list[tuple[str, str]], list[str], dict[str, object]]":
+    """What was said in the transcript at ``path`` since ``mark``: the notes and the messages
+    the user typed into the turn (:meth:`TurnTexts.said`), the `git commit` commands (whole,
+    with their messages' line ends), and the new mark. The mark also counts the messages
+    still queued (``queue``: their texts are not kept, only their place in the queue)."""
     records, new_mark = read_new(path, mark)
     texts = TurnTexts()
+    old = mark if isinstance(mark, dict) else {}
+    waiting = old.get("queue")
+    same = all(old.get(key) == new_mark.get(key) for key in ("dev", "ino"))
+    if same and isinstance(waiting, int) and 0 < waiting <= MAX_WAITING:
+        texts.queue = [""] * waiting  # queued before this read: their texts were not kept
     for record in records:
         texts.feed(record)
+    if texts.queue:
+        new_mark["queue"] = min(len(texts.queue), MAX_WAITING)
     try:
-        return texts.notes(last_message), list(texts.commits), new_mark
+        return texts.said(last_message), list(texts.commits), new_mark
     except Exception:  # noqa: BLE001 - odd input never breaks a hook
         return [], [], new_mark

@@ -279,3 +279,84 @@ def test_many_notes_keep_the_caps_and_ask_once_each(hooks: Hooks) -> None:
     # What was said takes at most two thirds of the session's cap: a third stays for what happens.
     said_room = per_session - per_session // 3
     assert len(asked) == said_room and len(set(asked)) == said_room
+
+
+# --- what the user typed into a running turn ------------------------------------------------
+
+
+def queue(operation: str, content: str | None = None) -> dict[str, Any]:
+    """Claude Code's line for its input queue (a message typed while the assistant works)."""
+    record: dict[str, Any] = {
+        "type": "queue-operation",
+        "operation": operation,
+        "timestamp": "2026-03-16T23:55:07.527Z",
+        "sessionId": SESSION,
+    }
+    if content is not None:
+        record["content"] = content
+    return record  # fmt: skip
+
+
+def test_a_message_taken_into_the_turn_is_said_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    task = '{"task_id":"b1","description":"Commit","task_type":"local_bash"}'
+    append(path, said("Let me commit."), queue("enqueue", task), queue("remove"),
+           queue("enqueue", "remember to resolve any merge issues on your own"), tool_use(),
+           queue("remove"), tool_result("ok"), said("Pushed, no merge issues."),
+           queue("enqueue", "<task-notification>done</task-notification>"), queue("remove"),
+           queue("enqueue", "next, tag the release"), queue("dequeue"),  # the next prompt
+           queue("enqueue", "typo"), queue("popAll"),  # taken back to the input box
+           said("Done."))  # fmt: skip
+    said_, _commits, mark = transcript_tail.turn_said(str(path), {}, "Done.")
+    assert said_ == [
+        ("note", "Let me commit."),
+        ("queued", "remember to resolve any merge issues on your own"),
+        ("note", "Pushed, no merge issues."),
+    ]
+    assert "queue" not in mark  # nothing left queued
+    # notes alone, as before
+    assert transcript_tail.turn_notes(str(path), {}, "Done.")[0] == [
+        "Let me commit.",
+        "Pushed, no merge issues.",
+    ]
+
+
+def test_the_queue_goes_on_across_reads_without_keeping_texts(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    append(path, queue("enqueue", f"use the staging key {SECRET}"), said("Working."))
+    first, _commits, mark = transcript_tail.turn_said(str(path), {})
+    assert first == [("note", "Working.")] and mark["queue"] == 1
+    assert SECRET not in json.dumps(mark)  # a mark holds no text
+    append(path, queue("enqueue", "and keep the old flag"), queue("remove"), queue("remove"),
+           said("Ok."))  # fmt: skip
+    second, _commits, later = transcript_tail.turn_said(str(path), mark)
+    # The first message's text was not kept: it is lost, but the second keeps its place.
+    assert second == [("queued", "and keep the old flag"), ("note", "Ok.")]
+    assert "queue" not in later
+
+
+def test_the_checkpoint_and_capture_read_a_message_typed_into_the_turn(hooks: Hooks) -> None:
+    """No UserPromptSubmit fires for it: capture records it as a prompt at the turn's end,
+    the checkpoint asks about it once, and a later turn does not read it again."""
+    typed = "remember to resolve any merge issues on your own"
+    append(hooks.transcript, said("Let me commit and push."), tool_use(),
+           queue("enqueue", typed), queue("remove"), tool_result("pushed"),
+           said("Pushed."))  # fmt: skip
+    reason = json.loads(hooks.stop("Pushed."))["reason"]
+    assert f'the user said: "{typed}"' in reason
+    prompts = [r for r in hooks.buffer() if r["kind"] == "prompt"]
+    assert [(p["excerpt"], p["event"]) for p in prompts] == [(typed, "Stop")]
+    append(hooks.transcript, said("Nothing else."), said("Bye."))
+    assert typed not in hooks.stop("Bye.")
+    assert len([r for r in hooks.buffer() if r["kind"] == "prompt"]) == 1
+
+
+def test_a_secret_typed_into_the_turn_never_reaches_disk(hooks: Hooks) -> None:
+    append(hooks.transcript, tool_use(), queue("enqueue", f"no, deploy with the key {SECRET}"),
+           queue("remove"), tool_result("ok"), said("Deployed."))  # fmt: skip
+    shown = hooks.stop("Deployed.")
+    assert SECRET not in shown
+    assert any(r["kind"] == "prompt" for r in hooks.buffer())
+    for path in (hooks.root / ".memory").rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path

@@ -48,9 +48,13 @@ def test_import_records_the_notes_the_hooks_record(agent: str, repo: Path, tmp_p
     settings = pipeline.load_settings(str(repo / ".memory"))
     for event in events:
         payload = {**event.payload, "transcript_path": str(live), "cwd": str(repo)}
-        if event.note:
-            observation, _raw = pipeline.observe_note(payload, payload["last_assistant_message"],
-                                                      settings, str(repo), agent)  # fmt: skip
+        if event.note or event.queued:
+            observation, _raw = (
+                pipeline.observe_note(payload, payload["last_assistant_message"], settings,
+                                      str(repo), agent)
+                if event.note else
+                pipeline.observe_queued(payload, payload["prompt"], settings, str(repo), agent)
+            )  # fmt: skip
             assert observation is not None
             imported.append(kept(observation))
             continue
@@ -60,8 +64,16 @@ def test_import_records_the_notes_the_hooks_record(agent: str, repo: Path, tmp_p
     memory = api.Memory.open(repo)
     [buffer] = memory.paths.buffers.glob("*.jsonl")
     records = [json.loads(line) for line in buffer.read_text(encoding="utf-8").splitlines()]
-    replayed = [kept(r) for r in records if r.get("kind") == "note"]
+    # what was read from the transcript at a Stop: notes, and prompts typed into the turn
+    replayed = [kept(r) for r in records if r.get("kind") == "note"
+                or (r.get("kind") == "prompt" and r.get("event") == "Stop")]  # fmt: skip
     assert imported and replayed == imported
+    if agent == "claude-code":  # the fixture's user typed into its first turn
+        assert ("prompt", "remember to run the linter before committing") in [
+            (r["kind"], r["excerpt"]) for r in imported
+        ]
     # Notes come just before their turn's conclusion, as the import orders them.
     kinds = [r.get("kind") for r in records]
-    assert kinds[kinds.index("note") + len(imported)] == "conclusion"
+    read = [n for n, r in enumerate(records) if kept(r) in imported]
+    assert read == list(range(read[0], read[0] + len(imported)))
+    assert kinds[read[-1] + 1] == "conclusion"

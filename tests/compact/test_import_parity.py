@@ -50,7 +50,7 @@ def test_the_transcript_yields_the_events_the_installed_hooks_capture() -> None:
     expected = [compared(p) for p in recorded_payloads() if p["hook_event_name"] in captured]
     # Notes are no hook event: capture reads them from the transcript at Stop (see
     # test_import_notes.py).
-    events = [e for e in transcripts.hook_events("claude-code", [TRANSCRIPT]) if not e.note]
+    events = [e for e in transcripts.hook_events("claude-code", [TRANSCRIPT]) if not e.read_at_stop]
     assert [compared(e.payload) for e in events] == expected
     names = [e.name for e in events]
     # the sub-agent's grep, the failure, both turn ends around the hook feedback
@@ -75,7 +75,7 @@ def test_the_transcript_gives_the_observations_the_hooks_give(agent: str, repo: 
     transcript, hooks_file, _settings = CASES[agent]
     captured = transcripts.captured_events(agent)
     expected = [p for p in recorded_payloads(hooks_file) if p["hook_event_name"] in captured]
-    events = [e for e in transcripts.hook_events(agent, [transcript]) if not e.note]
+    events = [e for e in transcripts.hook_events(agent, [transcript]) if not e.read_at_stop]
     got = observed([e.payload for e in events], agent, repo)
     assert got == observed(expected, agent, repo)
     assert len(got) >= 6
@@ -101,8 +101,8 @@ def test_sub_agent_files_are_read_with_their_session(tmp_path: Path) -> None:
     [group] = transcripts._session_groups(files)
     # (Notes differ: capture reads the main transcript only, so a sub-agent's own file gives
     # none, as at a live Stop.)
-    split = [e for e in transcripts.hook_events("claude-code", group) if not e.note]
-    inline = [e for e in transcripts.hook_events("claude-code", [TRANSCRIPT]) if not e.note]
+    split = [e for e in transcripts.hook_events("claude-code", group) if not e.read_at_stop]
+    inline = [e for e in transcripts.hook_events("claude-code", [TRANSCRIPT]) if not e.read_at_stop]
     assert [compared(e.payload) for e in split] == [compared(e.payload) for e in inline]
 
 
@@ -119,6 +119,27 @@ def comparable(memory: api.Memory) -> list[dict[str, Any]]:
     return sorted(out, key=lambda d: str(d["title"]))
 
 
+def growing(transcript: Path, payloads: list[dict[str, Any]], live: Path) -> Any:
+    """``before(i)`` for a replay: at each Stop, the transcript written up to the assistant
+    line its message comes from (what Claude Code had written when it fired)."""
+    lines = transcript.read_text(encoding="utf-8").splitlines()
+
+    def said(line: str) -> str:
+        message = json.loads(line).get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        blocks = content if isinstance(content, list) else []
+        return "".join(b.get("text", "") for b in blocks if isinstance(b, dict))
+
+    def before(index: int) -> None:
+        last = payloads[index].get("last_assistant_message")
+        if payloads[index]["hook_event_name"] != "Stop" or not last:
+            return
+        end = next(n for n, line in enumerate(lines) if said(line).strip() == last.strip())
+        live.write_text("\n".join(lines[: end + 1]) + "\n", encoding="utf-8")
+
+    return before
+
+
 @pytest.mark.parametrize("agent", sorted(CASES))
 def test_import_gives_the_items_of_a_replay_through_the_installed_hooks(
     repo: Path, tmp_path: Path, agent: str
@@ -131,7 +152,12 @@ def test_import_gives_the_items_of_a_replay_through_the_installed_hooks(
     assert result.added >= 1
 
     payloads = recorded_payloads(hooks_file)
-    ran = replay_through_installed_hooks(twin, payloads, agent)
+    before = None
+    if agent == "claude-code":  # the transcript grows as the session goes: read at each Stop
+        live = tmp_path / "live-transcript.jsonl"
+        payloads = [{**p, "transcript_path": str(live)} for p in payloads]
+        before = growing(transcript, payloads, live)
+    ran = replay_through_installed_hooks(twin, payloads, agent, before)
     # every event the session has (it has no turn an API error cut short: no StopFailure)
     assert ran >= (transcripts.captured_events(agent) - {"StopFailure"}) | {"SessionStart"}
     compacting = {s.event for s in hooks.hook_specs(agent) if "compact" in str(s.handler)}
