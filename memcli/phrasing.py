@@ -40,9 +40,9 @@ _CONVENTION = (
     # "I don't want any mocks", "I never want a force push".
     r"|^(?:(?:and|but|also|btw|ok|okay),?\s+)?i (?:(?:would|'d) )?(?:only|never|always) want\b"
     r"|^(?:(?:and|but|also|btw|ok|okay),?\s+)?i (?:don'?t|do not) (?:ever )?(?:want|like)\b"
-    # A standing reminder: "remember to resolve any merge issues on your own".
-    r"|^(?:(?:and|but|also|btw|ok|okay|please),?\s+)?(?:remember|don'?t forget|do not forget)"
-    r" to\b"
+    # A standing reminder: "remember to resolve any merge issues on your own" (not "don't
+    # forget the changelog": a task's request).
+    r"|^(?:(?:and|but|also|btw|ok|okay|please),?\s+)?remember to\b"
     # A norm of the code or the work in so many words: "tests must not hit the network".
     r"|\bmust (?:not|never)\b(?! (?:happen|occur|be (?:the case|possible)))"
     # An order of work: "ask me before pushing", "read a file in full before changing it".

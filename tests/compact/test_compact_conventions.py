@@ -28,6 +28,7 @@ NORMS = [
     "when you scan staged files dont block the commit, instead redact each secret in place",
     "You shouldn't have deleted the old migration.",
     "I said to keep the old endpoint.",
+    "remember to resolve any merge issues on your own",
 ]
 NOT_NORMS = [
     "push to github",
@@ -44,6 +45,7 @@ NOT_NORMS = [
     "use playwright to test the login page",
     "I don't know why it fails instead of passing.",
     "Why did you use black here?",
+    "I remember to check it.",
 ]
 
 
