@@ -167,7 +167,8 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         r"^(?:Exception in thread .*|Caused by: .*|\S+\.java:\d+: error: .*"
         r"|\[ERROR\] \S+\.java:.*)$",
     ),
-    ("go", r"^(?:panic: .*|--- FAIL: .*|\S+\.go:\d+(?::\d+)?: .*|fatal error: .*)$"),
+    # (not golangci-lint's package header `x.go:1: : # pkg [pkg.test]`: the finding follows)
+    ("go", r"^(?:panic: .*|--- FAIL: .*|\S+\.go:\d+(?::\d+)?: (?!:?\s*# ).*|fatal error: .*)$"),
     # A linter's or compiler's finding: `src/a.py:3:1: F401 ...`, eslint's `  3:1  error  ...`.
     ("finding", r"^[\w./\\@+-]*\.\w+:\d+:\d+:? +\S.*$|^[ \t]+\d+:\d+[ \t]+error[ \t]+\S.*$"),
     ("jest", r"^[ \t]*(?:● .*|✕ .*|FAIL[ \t]+\S+.*)$"),

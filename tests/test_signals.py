@@ -92,6 +92,15 @@ SHAPES = [
         "go",
         "--- FAIL: TestAdd (0.00s)",
     ),
+    (  # golangci-lint's typecheck: a package header line, then the compiler's finding
+        "cli/telemetry.go:1: : # entire.io/cli/telemetry [entire.io/cli/telemetry.test]\n"
+        "cli/telemetry.go:92:23: cannot use silentLogger{} as posthog.Logger value in struct "
+        "literal: silentLogger does not implement posthog.Logger (missing method Debugf)\n"
+        "1 issues:\n* typecheck: 1",
+        "go",
+        "cli/telemetry.go:92:23: cannot use silentLogger{} as posthog.Logger value in struct "
+        "literal: silentLogger does not implement posthog.Logger (missing method Debugf)",
+    ),
     (
         'Exception in thread "main" java.lang.NullPointerException\n\tat Foo.main(Foo.java:3)',
         "java",

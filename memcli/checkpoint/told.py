@@ -14,6 +14,9 @@ code: lines a session reads past and the next one should know.
 - ``env``: a passing command printed that a program is missing ("Python was not found; run
   without arguments to install from the Microsoft Store" from a commit's hook, "gcc-12:
   command not found" before a pipe): what it ran went on without it;
+- ``env``: git made up the committer's identity ("Your name and email address were
+  configured automatically based on your username and hostname"): every commit here carries
+  it until ``user.name`` and ``user.email`` are set;
 - ``branch``: at the end of a turn, the branch git last said is ahead of or has diverged
   from its remote, with no push or pull after it (commits the next session may think shared).
 
@@ -28,6 +31,7 @@ from memcli.fastparse import fastre
 _CWD_RESET = "Shell cwd was reset to "
 _AHEAD = ("Your branch is ahead of '", "have diverged")
 _SYNCED = ("Your branch is up to date with '", "Everything up-to-date")
+_GUESSED_IDENTITY = "were configured automatically"  # git's "Your name and email address ..."
 _REMOTE_NOTICES = ("vulnerabilit",)  # what a remote tells on every push until it is handled
 _VERSION_HINTS = ("version", "EBADENGINE", "but you have", "upported")
 _VERSION_WARNING = (
@@ -53,6 +57,8 @@ def ran(record: dict[str, object], state: dict[str, object], command: str) -> No
         _remote_notice(excerpt, command, record, state)
     if "git" in command:
         _branch(excerpt, command, record, state)
+        if _GUESSED_IDENTITY in excerpt:
+            _guessed_identity(excerpt, command, record, state)
     if record.get("ok") is not False and any(hint in excerpt for hint in _VERSION_HINTS):
         _version_warning(excerpt, command, record, state)
     if record.get("ok") is True and ("not found" in excerpt or "not recognized" in excerpt):
@@ -87,6 +93,18 @@ def _remote_notice(
             add(state, "env", f"remote\0{said}",
                 [f'`{one_line(command, 80)}` printed: "{said}"'], record, env="remote")  # fmt: skip
             return
+
+
+def _guessed_identity(
+    excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
+) -> None:
+    who = _line_with(excerpt, "Committer:") if "Committer:" in excerpt else ""
+    said = f'"{one_line(who, 80)}", ' if who else ""
+    lines = [
+        f'`{one_line(command, 60)}` printed {said}"Your name and email address were configured '
+        'automatically": set `git config user.name` and `user.email`'
+    ]
+    add(state, "env", "git identity guessed", lines, record, env="git-identity")
 
 
 def _version_warning(

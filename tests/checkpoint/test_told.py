@@ -33,6 +33,20 @@ def test_a_remotes_vulnerability_notice_on_push_is_a_fact() -> None:
     assert "remote" not in found([cmd("git push origin main", True, "remote: Resolving deltas")])
 
 
+def test_a_committer_identity_git_made_up_is_an_environment_fact() -> None:
+    output = (
+        "[main 2f72d05] Add the trace\n Committer: kairi <kairi@kairis-MacBook-Pro.local>\n"
+        "Your name and email address were configured automatically based\non your username "
+        "and hostname. Please check that they are accurate.\n 1 file changed"
+    )
+    env = found([cmd("git add . && git commit -m 'Add the trace'", True, output)])["env"]
+    assert env["env"] == "git-identity" and env["suggest"] == "env"
+    line = env["lines"][0]
+    assert "Committer: kairi <kairi@kairis-MacBook-Pro.local>" in line
+    assert "configured automatically" in line and "git config user.name" in line
+    assert "env" not in found([cmd("git commit -m x", True, "[main 1a2b3c4] x\n 1 file changed")])
+
+
 def test_a_branch_left_ahead_of_its_remote_is_a_task() -> None:
     got = found([cmd("git commit -m 'fix: x'", True), cmd("git status", True, AHEAD)])
     branch = got["branch"]
