@@ -100,7 +100,9 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         r"|Could not find a version that satisfies.*|No matching distribution found.*"
         r"|package .* is not in (?:GOROOT|std).*|cannot find package .*"
         r"|unresolved import .*|could not resolve dependency.*|ERESOLVE.*"
-        r"|error TS2307: .*|ImportError: .*)$",
+        r"|error TS2307: .*|ImportError: .*"
+        # the dynamic loader: a shared library not installed or not on its path
+        r"|error while loading shared libraries: .*|dyld(?:\[\d+\])?: Library not loaded: .*)$",
     ),
     (
         "port",
@@ -190,7 +192,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
                "in expression or statement"),
     "missing-tool": ("not found", "not recognized", "os error 2", "executable file"),
     "missing-package": ("module", "package", "satisfies", "distribution", "unresolved import",
-                        "resolve", "ts2307", "importerror"),
+                        "resolve", "ts2307", "importerror", "shared librar", "library not loaded"),
     "port": ("eaddrinuse", "already in use"),
     "permission": ("eacces", "permission", "not permitted"),
     "version": ("require", "engine", "version", "compatible"),

@@ -62,6 +62,18 @@ SHAPES = [
         " or operable program.",
     ),
     (
+        "Exit code 127\n./test_simple: error while loading shared libraries: libvsla.so: "
+        "cannot open shared object file: No such file or directory",
+        "missing-package",
+        "./test_simple: error while loading shared libraries: libvsla.so: cannot open shared "
+        "object file: No such file or directory",
+    ),
+    (
+        "dyld[4821]: Library not loaded: @rpath/libssl.3.dylib\n  Referenced from: ./server",
+        "missing-package",
+        "dyld[4821]: Library not loaded: @rpath/libssl.3.dylib",
+    ),
+    (
         "Error: listen EADDRINUSE: address already in use :::3000",
         "port",
         "listen EADDRINUSE: address already in use :::3000",

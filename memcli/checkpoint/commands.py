@@ -153,8 +153,8 @@ def command(record: dict[str, object], state: dict[str, object]) -> None:
                  f"shell, before the command ran: {line} (intermittent: does it pass when run "
                  "again?)"], record, env=sig_kind)  # fmt: skip
         elif sig_kind in signals.ENVIRONMENT:
-            add(state, "env", f"{sig_kind}\0{line}", [f"`{one_line(command, 100)}` failed: {line}"],
-                 record, env=sig_kind)  # fmt: skip
+            said = f"`{one_line(command, 100)}` failed: {line}{persisted_cd(line, state)}"
+            add(state, "env", f"{sig_kind}\0{line}", [said], record, env=sig_kind)
         return
     _pending(state).pop(key, None)
     passed = runs.pop(key) if key in runs else None
@@ -294,6 +294,26 @@ def _pending(state: dict[str, object]) -> dict[str, dict[str, object]]:
     return pending if isinstance(pending, dict) else {}
 
 
+CD_INTO = "cd_into"  # the state's key: relative folder -> the passing command that went in
+
+
+def persisted_cd(line: str, state: dict[str, object]) -> str:
+    """What a failing ``cd build`` ("cd: build: No such file or directory") means when an
+    earlier passing command went into ``build`` (:mod:`memcli.checkpoint.told` remembers):
+    the shell stayed there. Else ``""``."""
+    went = state.get(CD_INTO)
+    if not isinstance(went, dict) or "cd: " not in line:
+        return ""
+    folder = line.split("cd: ", 1)[1].split(":", 1)[0].strip().rstrip("/")
+    earlier = went.get(folder)
+    if not isinstance(earlier, str) or "No such file or directory" not in line:
+        return ""
+    return (
+        f" (after `{earlier}` had gone into `{folder}`: the working directory persists from "
+        "one command to the next here; use absolute paths)"
+    )
+
+
 def edit(record: dict[str, object], state: dict[str, object]) -> None:
     files = strings_of(record.get("files"))
     if record.get("ok") is False:
@@ -325,9 +345,9 @@ def turn_end(state: dict[str, object]) -> None:
             if line:
                 run["last"], run["kind"] = line, kind
             if kind in signals.ENVIRONMENT:
-                command = one_line(str(run["cmd"]), 100)
-                add(state, "env", f"{kind}\0{line}", [f"`{command}` failed: {line}"], record,
-                     env=kind)  # fmt: skip
+                said = f"`{one_line(str(run['cmd']), 100)}` failed: {line}"
+                add(state, "env", f"{kind}\0{line}", [said + persisted_cd(line, state)], record,
+                    env=kind)  # fmt: skip
         if not run.get("check"):
             _still_failing(state, key, run)
             continue

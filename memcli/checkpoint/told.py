@@ -4,6 +4,10 @@ code: lines a session reads past and the next one should know.
 - ``env``: the agent reset the shell's directory after the command ("Shell cwd was reset
   to /repo": Claude Code's Bash keeps no ``cd`` that leaves the project, so the next command
   runs where the first began);
+- the relative folders passing commands went into (``cd build``): a later ``cd build``
+  failing with "No such file or directory" says the shell's directory persists from one
+  command to the next (Claude Code's Bash keeps it inside the project), which the failure's
+  env candidate says (:func:`memcli.checkpoint.commands.persisted_cd`);
 - ``env``: the remote's notice on a push ("remote: GitHub found 19 vulnerabilities on
   owner/repo's default branch");
 - ``env``: a passing command warned that an installed version is not one supported (pip's
@@ -17,6 +21,9 @@ code: lines a session reads past and the next one should know.
 - ``env``: git made up the committer's identity ("Your name and email address were
   configured automatically based on your username and hostname"): every commit here carries
   it until ``user.name`` and ``user.email`` are set;
+- ``env``: a passing command skipped part of its work for want of something ("Warning:
+  bench/build/bench_vector_add not found, skipping vector addition benchmarks", "skipping
+  GPU tests: CUDA not available"): it passed without doing all it says;
 - ``branch``: at the end of a turn, the branch git last said is ahead of or has diverged
   from its remote, with no push or pull after it (commits the next session may think shared).
 
@@ -29,6 +36,8 @@ from memcli.checkpoint.entries import add, one_line, text_of
 from memcli.fastparse import fastre
 
 _CWD_RESET = "Shell cwd was reset to "
+_CD = r"(?:^|&&|;|\|\||\()\s*cd\s+([\w.][\w./-]*)"  # a relative `cd` of a command line
+MAX_CD = 20  # relative folders remembered a session
 _AHEAD = ("Your branch is ahead of '", "have diverged")
 _SYNCED = ("Your branch is up to date with '", "Everything up-to-date")
 _GUESSED_IDENTITY = "were configured automatically"  # git's "Your name and email address ..."
@@ -40,6 +49,13 @@ _VERSION_WARNING = (
     r"|EBADENGINE|incompatible version|requires? (?:python|node(?:\.js)?|npm|go|ruby|java)"
     r" ?[<>=~^]+ ?v?\d)[^\n]*"
 )
+# A line saying what was skipped for want of what: "X not found, skipping Y", "skipping Y:
+# X not available", "Y skipped (X is not installed)".
+_SKIPPED = (
+    r"^[^\n]*(?:\b(?:not found|not available|not installed|missing|unavailable)\b[^\n]{0,60}"
+    r"\bskipp(?:ing|ed)\b|\bskipp(?:ing|ed)\b[^\n]{0,80}\b(?:not found|not available"
+    r"|not installed|missing|unavailable|no such file|could not import|cannot import)\b)[^\n]*"
+)
 # where a Python warning was raised ("/usr/lib/python3/site-packages/x/y.py:40: "): the same
 # warning raised from several modules is one lesson
 _WARNED_AT = r"^\s*\S+\.py:\d+: "
@@ -48,6 +64,8 @@ BRANCH = "branch_state"  # the state's key: git's last word on the branch, and w
 
 def ran(record: dict[str, object], state: dict[str, object], command: str) -> None:
     """Read one command's output for what it tells in passing."""
+    if "cd " in command:
+        _went_into(command, record, state)  # `mkdir build && cd build` prints nothing
     excerpt = text_of(record, "excerpt")
     if not excerpt:
         return
@@ -63,6 +81,8 @@ def ran(record: dict[str, object], state: dict[str, object], command: str) -> No
         _version_warning(excerpt, command, record, state)
     if record.get("ok") is True and ("not found" in excerpt or "not recognized" in excerpt):
         _missing_tool(excerpt, command, record, state)
+    if record.get("ok") is True and ("kipp" in excerpt or "KIPP" in excerpt):
+        _skipped(excerpt, command, record, state)
 
 
 def _line_with(excerpt: str, marker: str) -> str:
@@ -81,6 +101,20 @@ def _cwd_reset(
         "carry over to the next command here; give each command its directory"
     ]
     add(state, "env", "cwd reset", lines, record, env="shell")
+
+
+def _went_into(command: str, record: dict[str, object], state: dict[str, object]) -> None:
+    """Remember the relative folders a passing command went into (``cd build``), for a later
+    ``cd build`` failing there (:func:`memcli.checkpoint.commands.persisted_cd`)."""
+    if record.get("ok") is not True:
+        return
+    went = state.get(commands.CD_INTO)
+    went = went if isinstance(went, dict) else {}
+    for folder in fastre.cached(_CD).findall(command):
+        folder = folder.rstrip("/")
+        if folder not in (".", "..", "") and folder not in went and len(went) < MAX_CD:
+            went[folder] = one_line(command, 80)
+    state[commands.CD_INTO] = went
 
 
 def _remote_notice(
@@ -116,6 +150,24 @@ def _version_warning(
     said = one_line(fastre.cached(_WARNED_AT).sub("", found.group(0).strip()), 200)
     lines = [f'`{one_line(command, 80)}` passed but warned: "{said}"']
     add(state, "env", f"version\0{said.lower()}", lines, record, env="version")
+
+
+def _skipped(
+    excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
+) -> None:
+    key, _check = commands.command_key(command)
+    if not key or commands.looks_around(key):
+        return  # a search printing such lines reads them, it does not skip
+    found = fastre.cached(_SKIPPED, fastre.IGNORECASE | fastre.MULTILINE).search(excerpt)
+    if found is None:
+        return
+    said = one_line(found.group(0).strip(), 200)
+    lines = [f'`{one_line(command, 80)}` passed but skipped: "{said}"']
+    # one lesson per reason: a verbose test run prints it for every test it skips
+    lowered = said.lower()
+    reason = lowered[lowered.find("skipp") :]
+    about = "".join(ch for ch in reason if not ch.isdigit() and ch not in "[]%")
+    add(state, "env", f"skipped\0{about}", lines, record, env="skipped")
 
 
 def _missing_tool(

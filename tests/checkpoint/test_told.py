@@ -23,6 +23,22 @@ def test_a_reset_shell_directory_is_an_environment_fact() -> None:
     assert "`cd /work/site && git status`" in env["lines"][0]
 
 
+def test_a_cd_failing_after_an_earlier_cd_there_says_the_directory_persists() -> None:
+    gone = "/bin/bash: line 1: cd: build: No such file or directory"
+    got = found([
+        cmd("rm -rf build && mkdir build && cd build", True),
+        cmd("cd build && cmake .. -DVSLA_ENABLE_CUDA=ON", False, gone),
+    ])  # fmt: skip
+    line = got["env"]["lines"][0]
+    assert line.startswith(f"`cd build && cmake .. -DVSLA_ENABLE_CUDA=ON` failed: {gone} (")
+    assert "after `rm -rf build && mkdir build && cd build` had gone into `build`" in line
+    assert "working directory persists" in line
+    # no earlier `cd build`, or an absolute one: a missing folder, no persisting directory
+    assert "persists" not in str(found([cmd("cd build && make", False, gone)]))
+    absolute = [cmd("cd /src/build", True), cmd("cd build", False, gone)]
+    assert "persists" not in str(found(absolute))
+
+
 def test_a_remotes_vulnerability_notice_on_push_is_a_fact() -> None:
     output = (
         "remote: \nremote: GitHub found 19 vulnerabilities on acme/api's default branch "
@@ -45,6 +61,41 @@ def test_a_committer_identity_git_made_up_is_an_environment_fact() -> None:
     assert "Committer: kairi <kairi@kairis-MacBook-Pro.local>" in line
     assert "configured automatically" in line and "git config user.name" in line
     assert "env" not in found([cmd("git commit -m x", True, "[main 1a2b3c4] x\n 1 file changed")])
+
+
+def test_a_passing_run_that_skipped_work_for_want_of_something_is_a_fact() -> None:
+    output = (
+        "Running convolution benchmarks...\nWarning: /home/k/vsla/bench/build/bench_vector_add "
+        "not found, skipping vector addition benchmarks\nResults written to results.json"
+    )
+    env = found([cmd("python3 run_benchmarks.py --iterations 10", True, output)])["env"]
+    assert env["env"] == "skipped"
+    assert env["lines"] == [
+        '`python3 run_benchmarks.py --iterations 10` passed but skipped: "Warning: '
+        "/home/k/vsla/bench/build/bench_vector_add not found, skipping vector addition "
+        'benchmarks"'
+    ]
+    gpu = found([cmd("pytest tests", True, "12 passed\nSkipping GPU tests: CUDA not available")])
+    assert "CUDA not available" in gpu["env"]["lines"][0]
+    torch = "SKIPPED [2] tests/test_gpu.py:5: could not import 'torch': No module named 'torch'"
+    assert "could not import 'torch'" in found([cmd("pytest", True, torch)])["env"]["lines"][0]
+    # the same reason for every test a verbose run skips: one candidate
+    svg = "".join(
+        f"tests/test_text.py::test_font[{n}] SKIPPED (Cannot compare svg files "
+        f"because Inkscape is not installed) [{n:3d}%]\n"
+        for n in range(3)
+    )
+    state: dict[str, object] = {}
+    candidates.scan([cmd("pytest -v", True, svg), cmd("pytest -v -x", True, svg.split("\n", 1)[1])],
+                    state)  # fmt: skip
+    assert len(state["candidates"]) == 1  # type: ignore[arg-type]
+    # a skip with no reason, a failing run, a search printing the words: none
+    for record in (
+        cmd("pytest", True, "10 passed, 2 skipped in 0.3s"),
+        cmd("make bench", False, "x not found, skipping y"),
+        cmd('grep -rn "skipping" src', True, "src/a.py: # not found, skipping"),
+    ):
+        assert "env" not in found([record]), record  # fmt: skip
 
 
 def test_a_branch_left_ahead_of_its_remote_is_a_task() -> None:
