@@ -151,7 +151,11 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         r"(?:cd: .*No such file or directory|not a git repository.*"
         r"|No virtualenv|VIRTUAL_ENV.*not set|conda activate|source .*activate"
         r"|externally-managed-environment.*|You are not currently on a branch.*"
-        r"|detached HEAD.*|paths are ignored by one of your \.gitignore files.*).*$",
+        r"|detached HEAD.*|paths are ignored by one of your \.gitignore files.*"
+        # the repository's own state: a merge or rebase left open, branches to reconcile
+        r"|You have not concluded your merge.*|Exiting because of unfinished merge.*"
+        r"|you have unmerged files.*|Need to specify how to reconcile divergent branches.*"
+        r"|It seems that there is already a rebase-merge directory.*).*$",
     ),
     ("typescript", r"\berror TS\d{4}: .*$"),
     ("rust", r"^error\[E\d{4}\]: .*$"),
@@ -207,7 +211,8 @@ _HINTS: dict[str, tuple[str, ...]] = {
                 "too many requests", "quota exceeded", "usage limit", "of usage",
                 "of extra usage"),
     "shell-state": ("cd: ", "git repository", "virtualenv", "virtual_env", "activate",
-                    "externally-managed", "on a branch", "detached head", ".gitignore"),
+                    "externally-managed", "on a branch", "detached head", ".gitignore",
+                    "merge", "divergent branches", "rebase-merge"),
     "typescript": ("error ts",),
     "rust": ("error[e",),
     "npm": ("npm err! code", "npm error code"),

@@ -100,6 +100,19 @@ SHAPES = [
         "fatal: not a git repository (or any of the parent directories): .git",
     ),
     (
+        "error: Pulling is not possible because you have unmerged files.\nfatal: You have not "
+        "concluded your merge (MERGE_HEAD exists).\nhint: Please, commit your changes before "
+        "merging.\nfatal: Exiting because of unfinished merge.",
+        "shell-state",
+        "error: Pulling is not possible because you have unmerged files.",
+    ),
+    (
+        "hint: You have divergent branches and need to specify how to reconcile them.\n"
+        "fatal: Need to specify how to reconcile divergent branches.",
+        "shell-state",
+        "fatal: Need to specify how to reconcile divergent branches.",
+    ),
+    (
         "--- FAIL: TestAdd (0.00s)\n    add_test.go:9: got 3 want 4\nFAIL\nexit status 1",
         "go",
         "--- FAIL: TestAdd (0.00s)",
