@@ -36,6 +36,12 @@ _OPEN_SENTENCE = re.compile(
     r"|unverified|open|pending|blocked|to be done|to be run|to be tested)\b"
     r"|\bstill (?:needs? to|has to|have to|to be|fails|failing|broken|on your plate)\b"
     r"|\bleft (?:uncommitted|unstaged|unpushed|in (?:the|your) working tree|for you|to you)\b"
+    # changes handed over uncommitted: "the working tree is ready for you to review and
+    # commit", "It won't commit anything: the changes will land uncommitted"
+    r"|\bready (?:for you to (?:review and )?commit|to be committed|for (?:your )?"
+    r"(?:review and )?commit)\b"
+    r"|\b(?:lands?|stays?|sits?|remains?|will land|will stay) uncommitted\b"
+    r"|\buncommitted in (?:the|your) working tree\b|\b(?:won't|will not|didn't|did not) commit\b"
     r"|\b(?:you(?:'ll| will)|you) (?:still )?(?:need|have) to\b"
     r"|\b(?:i|we) (?:can't|cannot|couldn't|could not|wasn't able to|was unable to)\b.{0,80}"
     r"\byet\b"

@@ -47,6 +47,15 @@ def test_sentences_saying_a_thing_is_not_done_yet_are_open_work() -> None:
     ]
 
 
+def test_changes_handed_over_uncommitted_are_open_work() -> None:
+    assert open_work.statements(
+        "MSI support is fully removed; the working tree is ready for you to review and commit."
+    ) == ["the working tree is ready for you to review and commit."]
+    landed = "It won't commit anything: the changes will land uncommitted in your working tree."
+    assert open_work.statements(landed) == [landed]
+    assert open_work.statements("Committed and pushed. Ready to commit more if you want.") == []
+
+
 def test_a_finished_message_states_no_open_work() -> None:
     message = (
         "Fixed. The cause: `jobs` runs in a subshell, so the job table never flushes.\n\n"
