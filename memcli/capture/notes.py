@@ -30,9 +30,8 @@ def write_turn_notes(
     transcript since the last Stop (:mod:`memcli.observed.transcript_tail`), each written as
     an observation (``observe(kind, text, agent)``, ``kind`` a note or a queued message, then
     ``write(observation, raw)``: capture's own, passed in so this module does not import the
-    pipeline). The read offset is kept per
-    session under ``local/notes/``, under a lock, so that two Stop captures of one session
-    never record a text twice."""
+    pipeline). The read offset is kept per session under ``local/notes/``, under a lock, so
+    that two Stop captures of one session never record a text twice."""
     from memcli.capture import adapters
 
     agent = str(options.get("agent") or adapters.detect(payload))

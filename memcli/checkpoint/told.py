@@ -152,11 +152,17 @@ def _version_warning(
     add(state, "env", f"version\0{said.lower()}", lines, record, env="version")
 
 
+def _runs_something(command: str) -> bool:
+    """Whether ``command`` runs something rather than only looking around (``grep``, ``cat``):
+    a look prints such words as data."""
+    key, _check = commands.command_key(command)
+    return bool(key) and not commands.looks_around(key)
+
+
 def _skipped(
     excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
 ) -> None:
-    key, _check = commands.command_key(command)
-    if not key or commands.looks_around(key):
+    if not _runs_something(command):
         return  # a search printing such lines reads them, it does not skip
     found = fastre.cached(_SKIPPED, fastre.IGNORECASE | fastre.MULTILINE).search(excerpt)
     if found is None:
@@ -173,8 +179,7 @@ def _skipped(
 def _missing_tool(
     excerpt: str, command: str, record: dict[str, object], state: dict[str, object]
 ) -> None:
-    key, _check = commands.command_key(command)
-    if not key or commands.looks_around(key):
+    if not _runs_something(command):
         return  # `grep -rn "command not found" docs` prints the words, not the failure
     said = signals.missing_tool(excerpt)
     if said:
